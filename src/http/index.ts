@@ -1,0 +1,5 @@
+export type { ErrorReply, ErrorShape } from "./errors.js";
+export { createHttpServer, type HttpServerOptions } from "./server.js";
+export { operatorGuard, isLoopback } from "./operator.js";
+export { listen, StartupError } from "./listen.js";
+export { createLogger, type Logger } from "./logger.js";

@@ -1,0 +1,101 @@
+import { randomUUID } from "node:crypto";
+import cors from "@fastify/cors";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import type { ErrorShape } from "./errors.js";
+import type { Logger } from "./logger.js";
+import { describeValidationFailure, validatorCompiler } from "./validation.js";
+
+export interface HttpServerOptions {
+  /** Which part this server is ("hub", "registry", ...), for logs. */
+  part: string;
+  logger: Logger;
+  errors: ErrorShape;
+  /** Largest request body in bytes. */
+  bodyLimit?: number;
+  corsOrigin?: string;
+}
+
+const DEFAULT_BODY_LIMIT = 64 * 1024;
+
+function sendShaped(reply: import("fastify").FastifyReply, shaped: ReturnType<ErrorShape["internal"]>) {
+  if (shaped.headers) reply.headers(shaped.headers);
+  return reply.code(shaped.statusCode).send(shaped.body);
+}
+
+/**
+ * The Fastify conventions shared by the four parts: request ids, structured logs, CORS with preflight,
+ * body limits, keep-alive longer than common load balancers' 60 s, schema validation that coerces
+ * query strings but never JSON bodies, errors in the part's own shape (never a 500 for bad input),
+ * and a health route.
+ */
+export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: options.logger.child({ part: options.part }) as FastifyBaseLogger,
+    disableRequestLogging: true,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    keepAliveTimeout: 61_000,
+    requestIdHeader: "x-request-id",
+    genReqId: () => randomUUID(),
+    return503OnClosing: true,
+    forceCloseConnections: "idle",
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  await app.register(cors, {
+    origin: options.corsOrigin ?? "*",
+    methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
+    exposedHeaders: ["x-request-id", "retry-after"],
+  });
+  app.addHook("onSend", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  app.addHook("onResponse", async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.routeOptions.url ?? request.url,
+        status: reply.statusCode,
+        ms: reply.elapsedTime,
+      },
+      "request",
+    );
+  });
+
+  app.setNotFoundHandler((request, reply) =>
+    sendShaped(reply, options.errors.notFound(request.method, request.url)),
+  );
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error.validation) {
+      const message = describeValidationFailure(error.validationContext ?? "request", error.validation);
+      return sendShaped(reply, options.errors.badRequest(message, 400));
+    }
+    const typed = options.errors.fromError(error);
+    if (typed) return sendShaped(reply, typed);
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own refusals: malformed JSON, unsupported content type, body too large, ...
+      return sendShaped(reply, options.errors.badRequest(clientMessage(error), status));
+    }
+    request.log.error({ err: error }, "unhandled error");
+    return sendShaped(reply, options.errors.internal());
+  });
+
+  app.get("/_health", async () => ({ status: "ok" }));
+  return app as unknown as FastifyInstance;
+}
+
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case "FST_ERR_CTP_BODY_TOO_LARGE":
+      return "request body is too large";
+    case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
+      return `unsupported content type: ${error.message.replace(/^Unsupported Media Type:\s*/, "")}`;
+    case "FST_ERR_CTP_EMPTY_JSON_BODY":
+      return "request body is empty but the content type is application/json";
+    case "FST_ERR_CTP_INVALID_JSON_BODY":
+      return "request body is not valid JSON";
+    default:
+      if (error instanceof SyntaxError) return `request body is not valid JSON: ${error.message}`;
+      return error.message;
+  }
+}

@@ -1,0 +1,4 @@
+export { openDatabase, type Database, type DatabaseConfig, type Engine } from "./database.js";
+export { migrate, type Migration } from "./migrate.js";
+export { serializedTransaction } from "./transaction.js";
+export { bytesType, serialType } from "./columns.js";

@@ -1,0 +1,143 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { sql } from "kysely";
+import {
+  type Database,
+  type Migration,
+  bytesType,
+  migrate,
+  openDatabase,
+  serialType,
+  serializedTransaction,
+} from "../../src/storage/index.js";
+import { testEngines } from "../support/databases.js";
+
+interface Tables {
+  demo_counters: { name: string; value: number };
+  demo_log: { id: number | undefined; payload: Uint8Array };
+}
+
+const migrations: Record<string, Migration> = {
+  "0001_counters": {
+    async up(db) {
+      await db.schema
+        .createTable("demo_counters")
+        .addColumn("name", "text", (c) => c.primaryKey())
+        .addColumn("value", "bigint", (c) => c.notNull())
+        .execute();
+    },
+  },
+  "0002_log": {
+    async up(db, engine) {
+      await db.schema
+        .createTable("demo_log")
+        .addColumn("id", serialType(engine), (c) =>
+          engine === "sqlite" ? c.primaryKey().autoIncrement() : c.primaryKey(),
+        )
+        .addColumn("payload", bytesType(engine), (c) => c.notNull())
+        .execute();
+    },
+  },
+};
+
+for (const engine of await testEngines()) {
+  describe(`storage on ${engine.engine}`, { skip: engine.skip }, () => {
+    let database: Database<Tables>;
+    let second: Database<Tables>;
+    let drop: () => Promise<void>;
+
+    before(async () => {
+      const created = await engine.create();
+      drop = created.drop;
+      database = openDatabase<Tables>(created.config);
+      // A second pool plays a second server process on the same database. better-sqlite3 blocks the
+      // event loop while it waits for the file lock, so on SQLite a second process is the only way.
+      second = engine.engine === "postgres" ? openDatabase<Tables>(created.config) : database;
+      await migrate(database, "demo", migrations);
+    });
+    after(async () => {
+      await database?.close();
+      if (second !== database) await second?.close();
+      await drop?.();
+    });
+
+    it("runs migrations once and records them", async () => {
+      await migrate(database, "demo", migrations);
+      const rows = await sql<{ name: string }>`select name from demo_migrations order by name`.execute(
+        database.db,
+      );
+      assert.deepEqual(
+        rows.rows.map((r) => r.name),
+        ["0001_counters", "0002_log"],
+      );
+    });
+
+    it("stores bytes and 64-bit integers exactly", async () => {
+      const payload = new Uint8Array([0, 1, 2, 254, 255]);
+      const inserted = await database.db
+        .insertInto("demo_log")
+        .values({ id: undefined, payload })
+        .returning("id")
+        .executeTakeFirstOrThrow();
+      const row = await database.db
+        .selectFrom("demo_log")
+        .selectAll()
+        .where("id", "=", inserted.id!)
+        .executeTakeFirstOrThrow();
+      assert.deepEqual(new Uint8Array(row.payload), payload);
+      assert.equal(typeof row.id, "number");
+      await database.db
+        .insertInto("demo_counters")
+        .values({ name: "big", value: 2 ** 52 + 1 })
+        .execute();
+      const big = await database.db
+        .selectFrom("demo_counters")
+        .select("value")
+        .where("name", "=", "big")
+        .executeTakeFirstOrThrow();
+      assert.equal(big.value, 2 ** 52 + 1);
+    });
+
+    it("serialises concurrent read-modify-write transactions on one key", async () => {
+      await database.db.insertInto("demo_counters").values({ name: "c", value: 0 }).execute();
+      const others = [database, second];
+      const increment = (db: Database<Tables>) =>
+        serializedTransaction(db, "counter:c", async (trx) => {
+          const row = await trx
+            .selectFrom("demo_counters")
+            .select("value")
+            .where("name", "=", "c")
+            .executeTakeFirstOrThrow();
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          await trx
+            .updateTable("demo_counters")
+            .set({ value: Number(row.value) + 1 })
+            .where("name", "=", "c")
+            .execute();
+        });
+      await Promise.all(Array.from({ length: 40 }, (_, i) => increment(others[i % others.length]!)));
+      const row = await database.db
+        .selectFrom("demo_counters")
+        .select("value")
+        .where("name", "=", "c")
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(row.value), 40);
+    });
+
+    it("rolls back everything when the work throws", async () => {
+      await assert.rejects(
+        serializedTransaction(database, "k", async (trx) => {
+          await trx.insertInto("demo_counters").values({ name: "partial", value: 1 }).execute();
+          throw new Error("boom");
+        }),
+        /boom/,
+      );
+      const row = await database.db
+        .selectFrom("demo_counters")
+        .selectAll()
+        .where("name", "=", "partial")
+        .executeTakeFirst();
+      assert.equal(row, undefined);
+    });
+  });
+}
