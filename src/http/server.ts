@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import type { ErrorShape } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
@@ -17,7 +17,7 @@ export interface HttpServerOptions {
 
 const DEFAULT_BODY_LIMIT = 64 * 1024;
 
-function sendShaped(reply: import("fastify").FastifyReply, shaped: ReturnType<ErrorShape["internal"]>) {
+function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal"]>) {
   if (shaped.headers) reply.headers(shaped.headers);
   return reply.code(shaped.statusCode).send(shaped.body);
 }
