@@ -1,0 +1,215 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { NamingProfileName } from "../protocol/naming.js";
+import type { DatabaseConfig } from "../storage/index.js";
+
+export type PartName = "registry" | "hub" | "api" | "chain";
+export const PART_NAMES: readonly PartName[] = ["registry", "hub", "api", "chain"];
+const PART_ALIASES: Record<string, PartName> = { clientapi: "api", devchain: "chain" };
+
+export type Network = "mainnet" | "testnet" | "devnet";
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+
+export interface StackConfig {
+  dataDir: string;
+  host: string;
+  ports: Record<PartName, number>;
+  only: readonly PartName[];
+  /** Base URLs of parts that run elsewhere (needed only for parts not in `only`). */
+  urls: Partial<Record<PartName, string>>;
+  naming: NamingProfileName;
+  network: Network;
+  blockTimeSeconds: number;
+  adminToken: string | undefined;
+  rpcAuth: string | undefined;
+  logLevel: LogLevel;
+  databaseUrl: string | undefined;
+  seed: "demo" | undefined;
+}
+
+/** A bad command line: printed as one line, exit status 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+interface OptionSpec {
+  env: string;
+  help: string;
+  default?: string;
+}
+
+/** Every `castnet start` option; each can also be set by its environment variable. */
+export const START_OPTIONS: Record<string, OptionSpec> = {
+  "data-dir": { env: "CASTNET_DATA_DIR", default: "./.castnet", help: "where the embedded databases live" },
+  host: { env: "CASTNET_HOST", default: "127.0.0.1", help: "address to listen on" },
+  "registry-port": { env: "CASTNET_REGISTRY_PORT", default: "2280", help: "name registry port" },
+  "hub-port": { env: "CASTNET_HUB_PORT", default: "2281", help: "hub port" },
+  "api-port": { env: "CASTNET_API_PORT", default: "2282", help: "client API port" },
+  "chain-port": { env: "CASTNET_CHAIN_PORT", default: "2283", help: "devchain port" },
+  only: { env: "CASTNET_ONLY", help: "run only these parts: comma-separated registry,hub,api,chain" },
+  "registry-url": { env: "CASTNET_REGISTRY_URL", help: "registry to follow when it is not in --only" },
+  "hub-url": { env: "CASTNET_HUB_URL", help: "hub to read activity from when it is not in --only" },
+  "chain-url": { env: "CASTNET_CHAIN_URL", help: "devchain to use when it is not in --only" },
+  naming: {
+    env: "CASTNET_NAMING",
+    default: "neutral",
+    help: "neutral | reference: spellings of brand words on the wire",
+  },
+  network: {
+    env: "CASTNET_NETWORK",
+    default: "mainnet",
+    help: "mainnet | testnet | devnet: the network the hub accepts",
+  },
+  "block-time": {
+    env: "CASTNET_BLOCK_TIME",
+    default: "1",
+    help: "seconds between devchain blocks (0: mine each transaction at once)",
+  },
+  "admin-token": {
+    env: "CASTNET_ADMIN_TOKEN",
+    help: "Bearer token for operator writes (without it: loopback only)",
+  },
+  "rpc-auth": {
+    env: "CASTNET_RPC_AUTH",
+    help: "user:password[,user:password] required by the hub's submitMessage",
+  },
+  seed: { env: "CASTNET_SEED", help: "demo: load a small demo data set into the client API" },
+  "log-level": {
+    env: "CASTNET_LOG_LEVEL",
+    default: "info",
+    help: "fatal | error | warn | info | debug | trace | silent",
+  },
+};
+
+function port(name: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535)
+    throw new UsageError(`--${name} must be a port number (0-65535), got "${value}"`);
+  return n;
+}
+
+function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`);
+  return value as T;
+}
+
+function baseUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+    return url.toString().replace(/\/$/, "");
+  } catch {
+    throw new UsageError(`--${name} must be an http(s) URL, got "${value}"`);
+  }
+}
+
+/** Parses `castnet start` arguments over the environment; throws UsageError for anything unclear. */
+export function parseStartOptions(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): StackConfig {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...args],
+      options: Object.fromEntries(Object.keys(START_OPTIONS).map((k) => [k, { type: "string" as const }])),
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (error) {
+    const message = (error as Error).message.split("\n")[0]!;
+    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+    if (ambiguous) throw new UsageError(`write ${ambiguous[1]}=<value> when the value starts with "-"`);
+    throw new UsageError(message.replace(/^Unknown option/, "unknown option"));
+  }
+  const value = (name: string): string | undefined => {
+    const spec = START_OPTIONS[name]!;
+    const given = (parsed.values as Record<string, string | undefined>)[name] ?? env[spec.env];
+    return given === undefined || given === "" ? spec.default : given;
+  };
+
+  const only = (value("only") ?? PART_NAMES.join(","))
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => {
+      const part = PART_ALIASES[p] ?? p;
+      return oneOf("only", part, PART_NAMES);
+    });
+  if (only.length === 0) throw new UsageError("--only names no part");
+
+  const blockTime = Number(value("block-time"));
+  if (!Number.isFinite(blockTime) || blockTime < 0 || blockTime > 3600)
+    throw new UsageError(
+      `--block-time must be a number of seconds from 0 to 3600, got "${value("block-time")}"`,
+    );
+
+  const rpcAuth = value("rpc-auth");
+  if (rpcAuth !== undefined && !rpcAuth.split(",").every((pair) => /^[^:]+:.+$/.test(pair)))
+    throw new UsageError("--rpc-auth must be user:password[,user:password]");
+
+  const seed = value("seed");
+  const config: StackConfig = {
+    dataDir: resolve(value("data-dir")!),
+    host: value("host")!,
+    ports: {
+      registry: port("registry-port", value("registry-port")!),
+      hub: port("hub-port", value("hub-port")!),
+      api: port("api-port", value("api-port")!),
+      chain: port("chain-port", value("chain-port")!),
+    },
+    only,
+    urls: {
+      registry: baseUrl("registry-url", value("registry-url")),
+      hub: baseUrl("hub-url", value("hub-url")),
+      chain: baseUrl("chain-url", value("chain-url")),
+    },
+    naming: oneOf("naming", value("naming")!, ["neutral", "reference"] as const),
+    network: oneOf("network", value("network")!, ["mainnet", "testnet", "devnet"] as const),
+    blockTimeSeconds: blockTime,
+    adminToken: value("admin-token"),
+    rpcAuth,
+    logLevel: oneOf("log-level", value("log-level")!, [
+      "fatal",
+      "error",
+      "warn",
+      "info",
+      "debug",
+      "trace",
+      "silent",
+    ] as const),
+    databaseUrl: env.DATABASE_URL || undefined,
+    seed: seed === undefined ? undefined : oneOf("seed", seed, ["demo"] as const),
+  };
+  requireUrls(config);
+  return config;
+}
+
+/** Which other parts each part talks to. */
+const NEEDS: Record<PartName, readonly PartName[]> = {
+  chain: [],
+  registry: ["chain"],
+  hub: ["chain", "registry"],
+  api: ["chain", "hub"],
+};
+
+function requireUrls(config: StackConfig): void {
+  for (const part of config.only) {
+    for (const needed of NEEDS[part]) {
+      if (!config.only.includes(needed) && !config.urls[needed]) {
+        const flag = needed === "api" ? "api-url" : `${needed}-url`;
+        throw new UsageError(
+          `--only ${config.only.join(",")} runs the ${part} without the ${needed}: give --${flag}`,
+        );
+      }
+    }
+  }
+}
+
+/** Where a part keeps its data: the shared PostgreSQL database, or its own SQLite file. */
+export function databaseFor(config: StackConfig, part: PartName): DatabaseConfig {
+  if (config.databaseUrl) return { engine: "postgres", url: config.databaseUrl };
+  return { engine: "sqlite", path: resolve(config.dataDir, `${part}.sqlite`) };
+}

@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { resolve } from "node:path";
+import { describe, it } from "node:test";
+import { UsageError, databaseFor, parseStartOptions } from "../../src/cli/options.js";
+
+describe("castnet start options", () => {
+  it("defaults to the whole stack on the documented ports with SQLite in ./.castnet", () => {
+    const config = parseStartOptions([], {});
+    assert.deepEqual(config.ports, { registry: 2280, hub: 2281, api: 2282, chain: 2283 });
+    assert.deepEqual(config.only, ["registry", "hub", "api", "chain"]);
+    assert.equal(config.host, "127.0.0.1");
+    assert.equal(config.dataDir, resolve(".castnet"));
+    assert.equal(config.naming, "neutral");
+    assert.equal(config.network, "mainnet");
+    assert.equal(config.blockTimeSeconds, 1);
+    assert.equal(config.adminToken, undefined);
+    assert.deepEqual(databaseFor(config, "hub"), {
+      engine: "sqlite",
+      path: resolve(".castnet", "hub.sqlite"),
+    });
+  });
+
+  it("reads every option from the command line, over the environment", () => {
+    const config = parseStartOptions(
+      [
+        "--hub-port",
+        "3000",
+        "--naming",
+        "reference",
+        "--network",
+        "devnet",
+        "--block-time",
+        "0",
+        "--admin-token",
+        "s3cret",
+      ],
+      { CASTNET_HUB_PORT: "4000", CASTNET_API_PORT: "4001", CASTNET_LOG_LEVEL: "warn" },
+    );
+    assert.equal(config.ports.hub, 3000);
+    assert.equal(config.ports.api, 4001);
+    assert.equal(config.naming, "reference");
+    assert.equal(config.network, "devnet");
+    assert.equal(config.blockTimeSeconds, 0);
+    assert.equal(config.adminToken, "s3cret");
+    assert.equal(config.logLevel, "warn");
+  });
+
+  it("puts every part in one PostgreSQL database when DATABASE_URL is set", () => {
+    const config = parseStartOptions([], { DATABASE_URL: "postgres://u@db/castnet" });
+    assert.deepEqual(databaseFor(config, "registry"), { engine: "postgres", url: "postgres://u@db/castnet" });
+  });
+
+  it("runs a subset and requires the URLs of the parts it talks to", () => {
+    assert.throws(
+      () => parseStartOptions(["--only", "hub"], {}),
+      (e: unknown) => e instanceof UsageError && /give --chain-url/.test(e.message),
+    );
+    const config = parseStartOptions(
+      ["--only", "hub", "--chain-url", "http://10.0.0.2:2283/", "--registry-url", "http://10.0.0.3:2280"],
+      {},
+    );
+    assert.deepEqual(config.only, ["hub"]);
+    assert.equal(config.urls.chain, "http://10.0.0.2:2283");
+    assert.deepEqual(parseStartOptions(["--only", "devchain"], {}).only, ["chain"]);
+  });
+
+  for (const [args, message] of [
+    [["--bogus"], /unknown option '--bogus'/],
+    [["--hub-port", "http"], /--hub-port must be a port number/],
+    [["--hub-port", "70000"], /--hub-port must be a port number/],
+    [["--naming", "brand"], /--naming must be one of neutral, reference/],
+    [["--network", "moon"], /--network must be one of mainnet, testnet, devnet/],
+    [["--block-time=-1"], /--block-time must be a number of seconds/],
+    [["--block-time", "-1"], /write --block-time=<value> when the value starts with "-"/],
+    [["--only", "hub,wallet"], /--only must be one of registry, hub, api, chain/],
+    [["--chain-url", "ftp://x"], /--chain-url must be an http\(s\) URL/],
+    [["--rpc-auth", "nopassword"], /--rpc-auth must be user:password/],
+    [["--seed", "prod"], /--seed must be one of demo/],
+  ] as const) {
+    it(`refuses ${args.join(" ")} with one clear sentence`, () => {
+      assert.throws(
+        () => parseStartOptions(args, {}),
+        (e: unknown) => e instanceof UsageError && message.test(e.message) && !e.message.includes("\n"),
+      );
+    });
+  }
+});
