@@ -1,7 +1,10 @@
 /**
  * What the other parts may ask of the chain. Two implementations: in-process (the all-in-one
- * `castnet start`) and over the devchain's HTTP interface (a part started alone with --chain-url).
+ * `castnet start`, the devchain's service) and over the devchain's HTTP interface (a part started
+ * alone with --chain-url, `httpChainClient`).
  */
+import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
+
 export type Hex = `0x${string}`;
 
 export interface SignerInfo {
@@ -13,9 +16,12 @@ export interface SignerInfo {
 
 export interface Account {
   fid: number;
+  /** EIP-55 checksummed. */
   custody: Hex;
   recovery: Hex;
+  /** Active signers only (added and not removed), in the order they were added. */
   signers: SignerInfo[];
+  /** Units whose rent has not expired. */
   storageUnits: number;
 }
 
@@ -32,14 +38,52 @@ export interface TransactionStatus {
   transactionHash: Hex;
   status: "pending" | "mined" | "failed";
   blockNumber?: number;
-  /** Why a transaction failed when it was mined (e.g. the key was added meanwhile). */
+  /** Why a transaction failed when it was mined (the devchain checks every rule on submission, so it never reports this). */
   error?: string;
 }
 
+/** Reads and the one write the registry and client API need. Only mined state is visible. */
 export interface ChainClient {
   getAccount(fid: number): Promise<Account | undefined>;
   custodyOf(fid: number): Promise<Hex | undefined>;
   fidOf(custody: Hex): Promise<number | undefined>;
+  /** Submits a key add and returns at once; rule violations are thrown as ChainError. */
   submitKeyAdd(request: KeyAddRequest): Promise<TransactionStatus>;
   getTransaction(hash: Hex): Promise<TransactionStatus | undefined>;
+}
+
+/** What the hub follows: the on-chain events of mined blocks. */
+export interface OnChainEventSource {
+  /**
+   * Events of whole blocks from `fromBlock` on, in (block, log index) order: about `limit` events,
+   * cut at a block boundary (a single block larger than `limit` comes whole), so that the next call
+   * can start at the last event's block + 1.
+   */
+  eventsFromBlock(fromBlock: number, limit: number): Promise<OnChainEvent[]>;
+  latestBlockNumber(): Promise<number>;
+  /** Called with the new latest block number after blocks are mined; returns the unsubscribe function. */
+  onBlock(listener: (blockNumber: number) => void): () => void;
+}
+
+export interface RegisterRequest {
+  custody: Hex;
+  /** Defaults to the zero address. */
+  recovery?: Hex;
+}
+
+export interface RegisteredFid {
+  fid: number;
+  custody: Hex;
+  recovery: Hex;
+}
+
+/**
+ * Operator writes that wait until their transaction is mined (tests, `castnet account create`).
+ * Rule violations are thrown as ChainError.
+ */
+export interface ChainWriter {
+  register(request: RegisterRequest): Promise<RegisteredFid>;
+  addKey(request: KeyAddRequest): Promise<OnChainEvent>;
+  removeKey(fid: number, key: Hex): Promise<OnChainEvent>;
+  rentStorage(fid: number, units: number): Promise<OnChainEvent>;
 }

@@ -1,0 +1,65 @@
+import type { ErrorShape } from "../http/index.js";
+
+export type ChainErrorCode =
+  | "bad_request"
+  | "invalid_address"
+  | "invalid_key"
+  | "unsupported_key_type"
+  | "unknown_fid"
+  | "unknown_address"
+  | "unknown_transaction"
+  | "custody_taken"
+  | "key_exists"
+  | "key_removed"
+  | "key_not_active"
+  | "invalid_units"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "internal_error";
+
+const STATUS: Record<ChainErrorCode, number> = {
+  bad_request: 400,
+  invalid_address: 400,
+  invalid_key: 400,
+  unsupported_key_type: 400,
+  unknown_fid: 404,
+  unknown_address: 404,
+  unknown_transaction: 404,
+  custody_taken: 409,
+  key_exists: 409,
+  key_removed: 409,
+  key_not_active: 409,
+  invalid_units: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  internal_error: 500,
+};
+
+/** A refused write or an unknown thing: what the contracts would revert with, as an HTTP status. */
+export class ChainError extends Error {
+  override name = "ChainError";
+  readonly statusCode: number;
+
+  constructor(
+    readonly code: ChainErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.statusCode = STATUS[code];
+  }
+}
+
+function reply(code: ChainErrorCode, message: string, statusCode = STATUS[code]) {
+  return { statusCode, body: { error: code, message } };
+}
+
+/** The devchain's error body: `{"error": "<machine_code>", "message": "<sentence>"}`. */
+export const chainErrors: ErrorShape = {
+  badRequest: (message, statusCode) => reply("bad_request", message, statusCode),
+  notFound: (method, url) => reply("not_found", `there is no route ${method} ${url.split("?")[0]}`),
+  forbidden: (message, statusCode) => reply(statusCode === 401 ? "unauthorized" : "forbidden", message),
+  fromError: (error) => (error instanceof ChainError ? reply(error.code, error.message) : undefined),
+  internal: () => reply("internal_error", "the devchain failed to handle this request"),
+};
