@@ -16,7 +16,8 @@ export type ChainErrorCode =
   | "unauthorized"
   | "forbidden"
   | "not_found"
-  | "internal_error";
+  | "internal_error"
+  | "chain_unavailable";
 
 const STATUS: Record<ChainErrorCode, number> = {
   bad_request: 400,
@@ -35,6 +36,7 @@ const STATUS: Record<ChainErrorCode, number> = {
   forbidden: 403,
   not_found: 404,
   internal_error: 500,
+  chain_unavailable: 503,
 };
 
 /** A refused write or an unknown thing: what the contracts would revert with, as an HTTP status. */

@@ -298,7 +298,7 @@ for (const engine of await testEngines()) {
       const from = (await chain.latestBlockNumber()) + 1;
       const batch = async (count: number) => {
         for (let i = 0; i < count; i++) await chain.submitStorageRent(1, 1);
-        return chain.mine();
+        return (await chain.mine())!;
       };
       const a = await batch(5);
       const b = await batch(1);
