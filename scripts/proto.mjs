@@ -13,9 +13,9 @@ const options = [
   "forceLong=number",
   "importSuffix=.js",
   "outputServices=false",
-  // The hub renders JSON itself (hub-http-api.md §5), so ts-proto's JSON and partial helpers are dead weight.
+  // The hub renders JSON itself (hub-http-api.md §5), so ts-proto's JSON helpers are dead weight; create/fromPartial stay for building messages in code.
   "outputJsonMethods=false",
-  "outputPartialMethods=false",
+  "outputPartialMethods=true",
   "outputTypeRegistry=false",
   "removeEnumPrefix=true",
   "unrecognizedEnum=false",

@@ -142,6 +142,18 @@ export const MergeMessageBody: MessageFns<MergeMessageBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<MergeMessageBody>): MergeMessageBody {
+    return MergeMessageBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MergeMessageBody>): MergeMessageBody {
+    const message = createBaseMergeMessageBody();
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    message.deletedMessages = object.deletedMessages?.map((e) => Message.fromPartial(e)) || [];
+    return message;
+  },
 };
 
 function createBasePruneMessageBody(): PruneMessageBody {
@@ -188,6 +200,17 @@ export const PruneMessageBody: MessageFns<PruneMessageBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<PruneMessageBody>): PruneMessageBody {
+    return PruneMessageBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<PruneMessageBody>): PruneMessageBody {
+    const message = createBasePruneMessageBody();
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseRevokeMessageBody(): RevokeMessageBody {
@@ -233,6 +256,17 @@ export const RevokeMessageBody: MessageFns<RevokeMessageBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<RevokeMessageBody>): RevokeMessageBody {
+    return RevokeMessageBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<RevokeMessageBody>): RevokeMessageBody {
+    const message = createBaseRevokeMessageBody();
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    return message;
   },
 };
 
@@ -318,6 +352,27 @@ export const MergeUserNameProofBody: MessageFns<MergeUserNameProofBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<MergeUserNameProofBody>): MergeUserNameProofBody {
+    return MergeUserNameProofBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MergeUserNameProofBody>): MergeUserNameProofBody {
+    const message = createBaseMergeUserNameProofBody();
+    message.usernameProof = (object.usernameProof !== undefined && object.usernameProof !== null)
+      ? UserNameProof.fromPartial(object.usernameProof)
+      : undefined;
+    message.deletedUsernameProof = (object.deletedUsernameProof !== undefined && object.deletedUsernameProof !== null)
+      ? UserNameProof.fromPartial(object.deletedUsernameProof)
+      : undefined;
+    message.usernameProofMessage = (object.usernameProofMessage !== undefined && object.usernameProofMessage !== null)
+      ? Message.fromPartial(object.usernameProofMessage)
+      : undefined;
+    message.deletedUsernameProofMessage =
+      (object.deletedUsernameProofMessage !== undefined && object.deletedUsernameProofMessage !== null)
+        ? Message.fromPartial(object.deletedUsernameProofMessage)
+        : undefined;
+    return message;
+  },
 };
 
 function createBaseMergeOnChainEventBody(): MergeOnChainEventBody {
@@ -363,6 +418,17 @@ export const MergeOnChainEventBody: MessageFns<MergeOnChainEventBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<MergeOnChainEventBody>): MergeOnChainEventBody {
+    return MergeOnChainEventBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MergeOnChainEventBody>): MergeOnChainEventBody {
+    const message = createBaseMergeOnChainEventBody();
+    message.onChainEvent = (object.onChainEvent !== undefined && object.onChainEvent !== null)
+      ? OnChainEvent.fromPartial(object.onChainEvent)
+      : undefined;
+    return message;
   },
 };
 
@@ -431,6 +497,19 @@ export const MergeFailureBody: MessageFns<MergeFailureBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<MergeFailureBody>): MergeFailureBody {
+    return MergeFailureBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MergeFailureBody>): MergeFailureBody {
+    const message = createBaseMergeFailureBody();
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    message.code = object.code ?? "";
+    message.reason = object.reason ?? "";
+    return message;
   },
 };
 
@@ -555,6 +634,27 @@ export const BlockConfirmedBody: MessageFns<BlockConfirmedBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<BlockConfirmedBody>): BlockConfirmedBody {
+    return BlockConfirmedBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BlockConfirmedBody>): BlockConfirmedBody {
+    const message = createBaseBlockConfirmedBody();
+    message.blockNumber = object.blockNumber ?? 0;
+    message.shardIndex = object.shardIndex ?? 0;
+    message.timestamp = object.timestamp ?? 0;
+    message.blockHash = object.blockHash ?? new Uint8Array(0);
+    message.totalEvents = object.totalEvents ?? 0;
+    message.eventCountsByType = (globalThis.Object.entries(object.eventCountsByType ?? {}) as [string, number][])
+      .reduce((acc: { [key: number]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[globalThis.Number(key)] = globalThis.Number(value);
+        }
+        return acc;
+      }, {});
+    message.maxBlockEventSeqnum = object.maxBlockEventSeqnum ?? 0;
+    return message;
+  },
 };
 
 function createBaseBlockConfirmedBody_EventCountsByTypeEntry(): BlockConfirmedBody_EventCountsByTypeEntry {
@@ -611,6 +711,18 @@ export const BlockConfirmedBody_EventCountsByTypeEntry: MessageFns<BlockConfirme
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<BlockConfirmedBody_EventCountsByTypeEntry>): BlockConfirmedBody_EventCountsByTypeEntry {
+    return BlockConfirmedBody_EventCountsByTypeEntry.fromPartial(base ?? {});
+  },
+  fromPartial(
+    object: DeepPartial<BlockConfirmedBody_EventCountsByTypeEntry>,
+  ): BlockConfirmedBody_EventCountsByTypeEntry {
+    const message = createBaseBlockConfirmedBody_EventCountsByTypeEntry();
+    message.key = object.key ?? 0;
+    message.value = object.value ?? 0;
+    return message;
   },
 };
 
@@ -792,7 +904,51 @@ export const HubEvent: MessageFns<HubEvent> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<HubEvent>): HubEvent {
+    return HubEvent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<HubEvent>): HubEvent {
+    const message = createBaseHubEvent();
+    message.type = object.type ?? 0;
+    message.id = object.id ?? 0;
+    message.mergeMessageBody = (object.mergeMessageBody !== undefined && object.mergeMessageBody !== null)
+      ? MergeMessageBody.fromPartial(object.mergeMessageBody)
+      : undefined;
+    message.pruneMessageBody = (object.pruneMessageBody !== undefined && object.pruneMessageBody !== null)
+      ? PruneMessageBody.fromPartial(object.pruneMessageBody)
+      : undefined;
+    message.revokeMessageBody = (object.revokeMessageBody !== undefined && object.revokeMessageBody !== null)
+      ? RevokeMessageBody.fromPartial(object.revokeMessageBody)
+      : undefined;
+    message.mergeUsernameProofBody =
+      (object.mergeUsernameProofBody !== undefined && object.mergeUsernameProofBody !== null)
+        ? MergeUserNameProofBody.fromPartial(object.mergeUsernameProofBody)
+        : undefined;
+    message.mergeOnChainEventBody =
+      (object.mergeOnChainEventBody !== undefined && object.mergeOnChainEventBody !== null)
+        ? MergeOnChainEventBody.fromPartial(object.mergeOnChainEventBody)
+        : undefined;
+    message.mergeFailure = (object.mergeFailure !== undefined && object.mergeFailure !== null)
+      ? MergeFailureBody.fromPartial(object.mergeFailure)
+      : undefined;
+    message.blockConfirmedBody = (object.blockConfirmedBody !== undefined && object.blockConfirmedBody !== null)
+      ? BlockConfirmedBody.fromPartial(object.blockConfirmedBody)
+      : undefined;
+    message.blockNumber = object.blockNumber ?? 0;
+    message.shardIndex = object.shardIndex ?? 0;
+    message.timestamp = object.timestamp ?? 0;
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
@@ -808,4 +964,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

@@ -348,6 +348,23 @@ export const Message: MessageFns<Message> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<Message>): Message {
+    return Message.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Message>): Message {
+    const message = createBaseMessage();
+    message.data = (object.data !== undefined && object.data !== null)
+      ? MessageData.fromPartial(object.data)
+      : undefined;
+    message.hash = object.hash ?? new Uint8Array(0);
+    message.hashScheme = object.hashScheme ?? 0;
+    message.signature = object.signature ?? new Uint8Array(0);
+    message.signatureScheme = object.signatureScheme ?? 0;
+    message.signer = object.signer ?? new Uint8Array(0);
+    message.dataBytes = object.dataBytes ?? undefined;
+    return message;
+  },
 };
 
 function createBaseMessageData(): MessageData {
@@ -588,6 +605,59 @@ export const MessageData: MessageFns<MessageData> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<MessageData>): MessageData {
+    return MessageData.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MessageData>): MessageData {
+    const message = createBaseMessageData();
+    message.type = object.type ?? 0;
+    message.fid = object.fid ?? 0;
+    message.timestamp = object.timestamp ?? 0;
+    message.network = object.network ?? 0;
+    message.castAddBody = (object.castAddBody !== undefined && object.castAddBody !== null)
+      ? CastAddBody.fromPartial(object.castAddBody)
+      : undefined;
+    message.castRemoveBody = (object.castRemoveBody !== undefined && object.castRemoveBody !== null)
+      ? CastRemoveBody.fromPartial(object.castRemoveBody)
+      : undefined;
+    message.reactionBody = (object.reactionBody !== undefined && object.reactionBody !== null)
+      ? ReactionBody.fromPartial(object.reactionBody)
+      : undefined;
+    message.verificationAddAddressBody =
+      (object.verificationAddAddressBody !== undefined && object.verificationAddAddressBody !== null)
+        ? VerificationAddAddressBody.fromPartial(object.verificationAddAddressBody)
+        : undefined;
+    message.verificationRemoveBody =
+      (object.verificationRemoveBody !== undefined && object.verificationRemoveBody !== null)
+        ? VerificationRemoveBody.fromPartial(object.verificationRemoveBody)
+        : undefined;
+    message.userDataBody = (object.userDataBody !== undefined && object.userDataBody !== null)
+      ? UserDataBody.fromPartial(object.userDataBody)
+      : undefined;
+    message.linkBody = (object.linkBody !== undefined && object.linkBody !== null)
+      ? LinkBody.fromPartial(object.linkBody)
+      : undefined;
+    message.usernameProofBody = (object.usernameProofBody !== undefined && object.usernameProofBody !== null)
+      ? UserNameProof.fromPartial(object.usernameProofBody)
+      : undefined;
+    message.frameActionBody = (object.frameActionBody !== undefined && object.frameActionBody !== null)
+      ? FrameActionBody.fromPartial(object.frameActionBody)
+      : undefined;
+    message.linkCompactStateBody = (object.linkCompactStateBody !== undefined && object.linkCompactStateBody !== null)
+      ? LinkCompactStateBody.fromPartial(object.linkCompactStateBody)
+      : undefined;
+    message.lendStorageBody = (object.lendStorageBody !== undefined && object.lendStorageBody !== null)
+      ? LendStorageBody.fromPartial(object.lendStorageBody)
+      : undefined;
+    message.keyAddBody = (object.keyAddBody !== undefined && object.keyAddBody !== null)
+      ? KeyAddBody.fromPartial(object.keyAddBody)
+      : undefined;
+    message.keyRemoveBody = (object.keyRemoveBody !== undefined && object.keyRemoveBody !== null)
+      ? KeyRemoveBody.fromPartial(object.keyRemoveBody)
+      : undefined;
+    return message;
+  },
 };
 
 function createBaseUserDataBody(): UserDataBody {
@@ -645,6 +715,16 @@ export const UserDataBody: MessageFns<UserDataBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UserDataBody>): UserDataBody {
+    return UserDataBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UserDataBody>): UserDataBody {
+    const message = createBaseUserDataBody();
+    message.type = object.type ?? 0;
+    message.value = object.value ?? "";
+    return message;
+  },
 };
 
 function createBaseEmbed(): Embed {
@@ -701,6 +781,18 @@ export const Embed: MessageFns<Embed> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<Embed>): Embed {
+    return Embed.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Embed>): Embed {
+    const message = createBaseEmbed();
+    message.url = object.url ?? undefined;
+    message.castId = (object.castId !== undefined && object.castId !== null)
+      ? CastId.fromPartial(object.castId)
+      : undefined;
+    return message;
   },
 };
 
@@ -862,6 +954,24 @@ export const CastAddBody: MessageFns<CastAddBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<CastAddBody>): CastAddBody {
+    return CastAddBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CastAddBody>): CastAddBody {
+    const message = createBaseCastAddBody();
+    message.embedsDeprecated = object.embedsDeprecated?.map((e) => e) || [];
+    message.mentions = object.mentions?.map((e) => e) || [];
+    message.parentCastId = (object.parentCastId !== undefined && object.parentCastId !== null)
+      ? CastId.fromPartial(object.parentCastId)
+      : undefined;
+    message.parentUrl = object.parentUrl ?? undefined;
+    message.text = object.text ?? "";
+    message.mentionsPositions = object.mentionsPositions?.map((e) => e) || [];
+    message.embeds = object.embeds?.map((e) => Embed.fromPartial(e)) || [];
+    message.type = object.type ?? 0;
+    return message;
+  },
 };
 
 function createBaseCastRemoveBody(): CastRemoveBody {
@@ -907,6 +1017,15 @@ export const CastRemoveBody: MessageFns<CastRemoveBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<CastRemoveBody>): CastRemoveBody {
+    return CastRemoveBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CastRemoveBody>): CastRemoveBody {
+    const message = createBaseCastRemoveBody();
+    message.targetHash = object.targetHash ?? new Uint8Array(0);
+    return message;
   },
 };
 
@@ -964,6 +1083,16 @@ export const CastId: MessageFns<CastId> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<CastId>): CastId {
+    return CastId.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CastId>): CastId {
+    const message = createBaseCastId();
+    message.fid = object.fid ?? 0;
+    message.hash = object.hash ?? new Uint8Array(0);
+    return message;
   },
 };
 
@@ -1032,6 +1161,19 @@ export const ReactionBody: MessageFns<ReactionBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<ReactionBody>): ReactionBody {
+    return ReactionBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReactionBody>): ReactionBody {
+    const message = createBaseReactionBody();
+    message.type = object.type ?? 0;
+    message.targetCastId = (object.targetCastId !== undefined && object.targetCastId !== null)
+      ? CastId.fromPartial(object.targetCastId)
+      : undefined;
+    message.targetUrl = object.targetUrl ?? undefined;
+    return message;
   },
 };
 
@@ -1141,6 +1283,20 @@ export const VerificationAddAddressBody: MessageFns<VerificationAddAddressBody> 
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<VerificationAddAddressBody>): VerificationAddAddressBody {
+    return VerificationAddAddressBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerificationAddAddressBody>): VerificationAddAddressBody {
+    const message = createBaseVerificationAddAddressBody();
+    message.address = object.address ?? new Uint8Array(0);
+    message.claimSignature = object.claimSignature ?? new Uint8Array(0);
+    message.blockHash = object.blockHash ?? new Uint8Array(0);
+    message.verificationType = object.verificationType ?? 0;
+    message.chainId = object.chainId ?? 0;
+    message.protocol = object.protocol ?? 0;
+    return message;
+  },
 };
 
 function createBaseVerificationRemoveBody(): VerificationRemoveBody {
@@ -1197,6 +1353,16 @@ export const VerificationRemoveBody: MessageFns<VerificationRemoveBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<VerificationRemoveBody>): VerificationRemoveBody {
+    return VerificationRemoveBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerificationRemoveBody>): VerificationRemoveBody {
+    const message = createBaseVerificationRemoveBody();
+    message.address = object.address ?? new Uint8Array(0);
+    message.protocol = object.protocol ?? 0;
+    return message;
   },
 };
 
@@ -1265,6 +1431,17 @@ export const LinkBody: MessageFns<LinkBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<LinkBody>): LinkBody {
+    return LinkBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LinkBody>): LinkBody {
+    const message = createBaseLinkBody();
+    message.type = object.type ?? "";
+    message.displayTimestamp = object.displayTimestamp ?? undefined;
+    message.targetFid = object.targetFid ?? undefined;
+    return message;
   },
 };
 
@@ -1336,6 +1513,16 @@ export const LinkCompactStateBody: MessageFns<LinkCompactStateBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<LinkCompactStateBody>): LinkCompactStateBody {
+    return LinkCompactStateBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LinkCompactStateBody>): LinkCompactStateBody {
+    const message = createBaseLinkCompactStateBody();
+    message.type = object.type ?? "";
+    message.targetFids = object.targetFids?.map((e) => e) || [];
+    return message;
   },
 };
 
@@ -1457,6 +1644,23 @@ export const FrameActionBody: MessageFns<FrameActionBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<FrameActionBody>): FrameActionBody {
+    return FrameActionBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FrameActionBody>): FrameActionBody {
+    const message = createBaseFrameActionBody();
+    message.url = object.url ?? new Uint8Array(0);
+    message.buttonIndex = object.buttonIndex ?? 0;
+    message.castId = (object.castId !== undefined && object.castId !== null)
+      ? CastId.fromPartial(object.castId)
+      : undefined;
+    message.inputText = object.inputText ?? new Uint8Array(0);
+    message.state = object.state ?? new Uint8Array(0);
+    message.transactionId = object.transactionId ?? new Uint8Array(0);
+    message.address = object.address ?? new Uint8Array(0);
+    return message;
+  },
 };
 
 function createBaseLendStorageBody(): LendStorageBody {
@@ -1524,6 +1728,17 @@ export const LendStorageBody: MessageFns<LendStorageBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<LendStorageBody>): LendStorageBody {
+    return LendStorageBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LendStorageBody>): LendStorageBody {
+    const message = createBaseLendStorageBody();
+    message.toFid = object.toFid ?? 0;
+    message.numUnits = object.numUnits ?? 0;
+    message.unitType = object.unitType ?? 0;
+    return message;
   },
 };
 
@@ -1695,6 +1910,24 @@ export const KeyAddBody: MessageFns<KeyAddBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<KeyAddBody>): KeyAddBody {
+    return KeyAddBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<KeyAddBody>): KeyAddBody {
+    const message = createBaseKeyAddBody();
+    message.key = object.key ?? new Uint8Array(0);
+    message.keyType = object.keyType ?? 0;
+    message.custodySignature = object.custodySignature ?? new Uint8Array(0);
+    message.deadline = object.deadline ?? 0;
+    message.nonce = object.nonce ?? 0;
+    message.metadata = object.metadata ?? new Uint8Array(0);
+    message.metadataType = object.metadataType ?? 0;
+    message.registrationTxHash = object.registrationTxHash ?? new Uint8Array(0);
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.ttl = object.ttl ?? 0;
+    return message;
+  },
 };
 
 function createBaseKeyRemoveBody(): KeyRemoveBody {
@@ -1785,7 +2018,28 @@ export const KeyRemoveBody: MessageFns<KeyRemoveBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<KeyRemoveBody>): KeyRemoveBody {
+    return KeyRemoveBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<KeyRemoveBody>): KeyRemoveBody {
+    const message = createBaseKeyRemoveBody();
+    message.key = object.key ?? new Uint8Array(0);
+    message.signature = object.signature ?? new Uint8Array(0);
+    message.signatureType = object.signatureType ?? 0;
+    message.deadline = object.deadline ?? 0;
+    message.nonce = object.nonce ?? 0;
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
@@ -1801,4 +2055,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

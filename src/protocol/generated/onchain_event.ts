@@ -304,6 +304,41 @@ export const OnChainEvent: MessageFns<OnChainEvent> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<OnChainEvent>): OnChainEvent {
+    return OnChainEvent.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OnChainEvent>): OnChainEvent {
+    const message = createBaseOnChainEvent();
+    message.type = object.type ?? 0;
+    message.chainId = object.chainId ?? 0;
+    message.blockNumber = object.blockNumber ?? 0;
+    message.blockHash = object.blockHash ?? new Uint8Array(0);
+    message.blockTimestamp = object.blockTimestamp ?? 0;
+    message.transactionHash = object.transactionHash ?? new Uint8Array(0);
+    message.logIndex = object.logIndex ?? 0;
+    message.fid = object.fid ?? 0;
+    message.signerEventBody = (object.signerEventBody !== undefined && object.signerEventBody !== null)
+      ? SignerEventBody.fromPartial(object.signerEventBody)
+      : undefined;
+    message.signerMigratedEventBody =
+      (object.signerMigratedEventBody !== undefined && object.signerMigratedEventBody !== null)
+        ? SignerMigratedEventBody.fromPartial(object.signerMigratedEventBody)
+        : undefined;
+    message.idRegisterEventBody = (object.idRegisterEventBody !== undefined && object.idRegisterEventBody !== null)
+      ? IdRegisterEventBody.fromPartial(object.idRegisterEventBody)
+      : undefined;
+    message.storageRentEventBody = (object.storageRentEventBody !== undefined && object.storageRentEventBody !== null)
+      ? StorageRentEventBody.fromPartial(object.storageRentEventBody)
+      : undefined;
+    message.tierPurchaseEventBody =
+      (object.tierPurchaseEventBody !== undefined && object.tierPurchaseEventBody !== null)
+        ? TierPurchaseBody.fromPartial(object.tierPurchaseEventBody)
+        : undefined;
+    message.txIndex = object.txIndex ?? 0;
+    message.version = object.version ?? 0;
+    return message;
+  },
 };
 
 function createBaseTierPurchaseBody(): TierPurchaseBody {
@@ -371,6 +406,17 @@ export const TierPurchaseBody: MessageFns<TierPurchaseBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<TierPurchaseBody>): TierPurchaseBody {
+    return TierPurchaseBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TierPurchaseBody>): TierPurchaseBody {
+    const message = createBaseTierPurchaseBody();
+    message.tierType = object.tierType ?? 0;
+    message.forDays = object.forDays ?? 0;
+    message.payer = object.payer ?? new Uint8Array(0);
+    return message;
   },
 };
 
@@ -462,6 +508,19 @@ export const SignerEventBody: MessageFns<SignerEventBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<SignerEventBody>): SignerEventBody {
+    return SignerEventBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerEventBody>): SignerEventBody {
+    const message = createBaseSignerEventBody();
+    message.key = object.key ?? new Uint8Array(0);
+    message.keyType = object.keyType ?? 0;
+    message.eventType = object.eventType ?? 0;
+    message.metadata = object.metadata ?? new Uint8Array(0);
+    message.metadataType = object.metadataType ?? 0;
+    return message;
+  },
 };
 
 function createBaseSignerMigratedEventBody(): SignerMigratedEventBody {
@@ -507,6 +566,15 @@ export const SignerMigratedEventBody: MessageFns<SignerMigratedEventBody> = {
     } finally {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
+  },
+
+  create(base?: DeepPartial<SignerMigratedEventBody>): SignerMigratedEventBody {
+    return SignerMigratedEventBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerMigratedEventBody>): SignerMigratedEventBody {
+    const message = createBaseSignerMigratedEventBody();
+    message.migratedAt = object.migratedAt ?? 0;
+    return message;
   },
 };
 
@@ -587,6 +655,18 @@ export const IdRegisterEventBody: MessageFns<IdRegisterEventBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<IdRegisterEventBody>): IdRegisterEventBody {
+    return IdRegisterEventBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<IdRegisterEventBody>): IdRegisterEventBody {
+    const message = createBaseIdRegisterEventBody();
+    message.to = object.to ?? new Uint8Array(0);
+    message.eventType = object.eventType ?? 0;
+    message.from = object.from ?? new Uint8Array(0);
+    message.recoveryAddress = object.recoveryAddress ?? new Uint8Array(0);
+    return message;
+  },
 };
 
 function createBaseStorageRentEventBody(): StorageRentEventBody {
@@ -655,7 +735,26 @@ export const StorageRentEventBody: MessageFns<StorageRentEventBody> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<StorageRentEventBody>): StorageRentEventBody {
+    return StorageRentEventBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StorageRentEventBody>): StorageRentEventBody {
+    const message = createBaseStorageRentEventBody();
+    message.payer = object.payer ?? new Uint8Array(0);
+    message.units = object.units ?? 0;
+    message.expiry = object.expiry ?? 0;
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
@@ -671,4 +770,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

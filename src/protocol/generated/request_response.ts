@@ -59,9 +59,28 @@ export const SubmitBulkMessagesRequest: MessageFns<SubmitBulkMessagesRequest> = 
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<SubmitBulkMessagesRequest>): SubmitBulkMessagesRequest {
+    return SubmitBulkMessagesRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubmitBulkMessagesRequest>): SubmitBulkMessagesRequest {
+    const message = createBaseSubmitBulkMessagesRequest();
+    message.messages = object.messages?.map((e) => Message.fromPartial(e)) || [];
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }

@@ -134,7 +134,29 @@ export const UserNameProof: MessageFns<UserNameProof> = {
       (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
     }
   },
+
+  create(base?: DeepPartial<UserNameProof>): UserNameProof {
+    return UserNameProof.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UserNameProof>): UserNameProof {
+    const message = createBaseUserNameProof();
+    message.timestamp = object.timestamp ?? 0;
+    message.name = object.name ?? new Uint8Array(0);
+    message.owner = object.owner ?? new Uint8Array(0);
+    message.signature = object.signature ?? new Uint8Array(0);
+    message.fid = object.fid ?? 0;
+    message.type = object.type ?? 0;
+    return message;
+  },
 };
+
+type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
+
+export type DeepPartial<T> = T extends Builtin ? T
+  : T extends globalThis.Array<infer U> ? globalThis.Array<DeepPartial<U>>
+  : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
+  : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
+  : Partial<T>;
 
 function longToNumber(int64: { toString(): string }): number {
   const num = globalThis.Number(int64.toString());
@@ -150,4 +172,6 @@ function longToNumber(int64: { toString(): string }): number {
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
   decode(input: BinaryReader | Uint8Array, length?: number): T;
+  create(base?: DeepPartial<T>): T;
+  fromPartial(object: DeepPartial<T>): T;
 }
