@@ -129,7 +129,7 @@ function decodeEvents(rows: store.EventRow[]): OnChainEvent[] {
 export class ChainService implements ChainClient, OnChainEventSource, ChainWriter {
   private genesis: Uint8Array | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private timerMining = false;
+  private timerMining: Promise<void> | undefined;
   private closing = false;
   private readonly watcher: BlockWatcher;
 
@@ -156,7 +156,7 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
       return hash;
     });
     if (this.options.blockTimeSeconds > 0) {
-      this.timer = setInterval(() => void this.mineOnTimer(), this.options.blockTimeSeconds * 1000);
+      this.timer = setInterval(() => this.mineOnTimer(), this.options.blockTimeSeconds * 1000);
     }
   }
 
@@ -165,6 +165,7 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
     this.closing = true;
     clearInterval(this.timer);
     this.timer = undefined;
+    await this.timerMining;
     await this.mine();
   }
 
@@ -388,16 +389,13 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
     return row;
   }
 
-  private async mineOnTimer(): Promise<void> {
-    if (this.timerMining) return;
-    this.timerMining = true;
-    try {
-      await this.mine();
-    } catch (error) {
-      this.options.logger.error({ err: error }, "devchain: mining a block failed");
-    } finally {
-      this.timerMining = false;
-    }
+  private mineOnTimer(): void {
+    this.timerMining ??= this.mine()
+      .then(() => undefined)
+      .catch((error: unknown) => this.options.logger.error({ err: error }, "devchain: mining a block failed"))
+      .finally(() => {
+        this.timerMining = undefined;
+      });
   }
 
   /**

@@ -1,0 +1,70 @@
+/** `castnet account create`: a ready-to-use development account on a running devchain, in one step. */
+import { bytesToHex, type Hex } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { httpChainClient } from "../devchain/httpClient.js";
+import { generateEd25519KeyPair } from "../protocol/ed25519.js";
+import { encodeSignedKeyRequestMetadata, signSignedKeyRequest } from "../protocol/eip712/index.js";
+import { NEUTRAL, type NamingProfile } from "../protocol/naming.js";
+
+export interface CreateAccountOptions {
+  /** Base URL of the devchain, e.g. http://127.0.0.1:2283. */
+  chainUrl: string;
+  /** Storage units to rent (1–1000). */
+  units: number;
+  adminToken?: string;
+  /** Domain of the signed key request signature; the neutral profile unless given. */
+  naming?: NamingProfile;
+}
+
+export interface AccountDetails {
+  fid: number;
+  custodyAddress: Hex;
+  custodyPrivateKey: Hex;
+  recoveryAddress: Hex;
+  /** The Ed25519 signer (32-byte public key), active for the fid once this returns. */
+  signerPublicKey: Hex;
+  /** The signer's 32-byte Ed25519 seed. */
+  signerPrivateKey: Hex;
+  storageUnits: number;
+  warning: string;
+}
+
+const SIGNED_KEY_REQUEST_LIFETIME_SECONDS = 60 * 60;
+
+/**
+ * Generates a custody key, registers a fid for it (the custody address is also the recovery
+ * address, so that the one printed key controls both), rents storage, and adds a fresh Ed25519 key
+ * as the fid's signer with a signed key request the custody address made for itself, as the key
+ * registry's validator expects. Each step waits until its block is mined.
+ */
+export async function createAccount(options: CreateAccountOptions): Promise<AccountDetails> {
+  const chain = httpChainClient(options.chainUrl, { adminToken: options.adminToken });
+  const custodyPrivateKey = generatePrivateKey();
+  const custody = privateKeyToAccount(custodyPrivateKey);
+  const registered = await chain.register({ custody: custody.address, recovery: custody.address });
+  await chain.rentStorage(registered.fid, options.units);
+
+  const signer = generateEd25519KeyPair();
+  const signerPublicKey = bytesToHex(signer.publicKey);
+  const deadline = Math.floor(Date.now() / 1000) + SIGNED_KEY_REQUEST_LIFETIME_SECONDS;
+  const request = { requestFid: registered.fid, key: signerPublicKey, deadline };
+  const signature = await signSignedKeyRequest(custody, options.naming ?? NEUTRAL, request);
+  const metadata = encodeSignedKeyRequestMetadata({
+    requestFid: registered.fid,
+    requestSigner: custody.address,
+    signature,
+    deadline,
+  });
+  await chain.addKey({ fid: registered.fid, key: signerPublicKey, keyType: 1, metadataType: 1, metadata });
+
+  return {
+    fid: registered.fid,
+    custodyAddress: registered.custody,
+    custodyPrivateKey,
+    recoveryAddress: registered.recovery,
+    signerPublicKey,
+    signerPrivateKey: bytesToHex(signer.privateKey),
+    storageUnits: options.units,
+    warning: "development keys: never use on a real network",
+  };
+}
