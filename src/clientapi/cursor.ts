@@ -1,0 +1,50 @@
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { badInput } from "./errors.js";
+
+/**
+ * Page cursors: base64url of a small JSON keyset position, then a dot and a truncated HMAC-SHA256 over
+ * the list it belongs to and the position. Keyset (not offset) positions keep paging exact while rows
+ * are inserted; the MAC makes a tampered cursor, or one taken from another list, a 400.
+ */
+export type Position = Record<string, number>;
+
+const MAC_BYTES = 12;
+
+export class Cursors {
+  constructor(private readonly key: Buffer) {}
+
+  /** `scope` names the list and its filters, e.g. `followers:music`. */
+  encode(scope: string, position: Position): string {
+    const payload = Buffer.from(JSON.stringify(position)).toString("base64url");
+    return `${payload}.${this.mac(scope, payload).toString("base64url")}`;
+  }
+
+  decode(scope: string, cursor: string, fields: readonly string[]): Position {
+    const invalid = badInput('query parameter "cursor" is not a cursor this list returned');
+    const [payload, mac, extra] = cursor.split(".");
+    if (payload === undefined || mac === undefined || extra !== undefined) throw invalid;
+    const given = Buffer.from(mac, "base64url");
+    if (given.length !== MAC_BYTES || !timingSafeEqual(given, this.mac(scope, payload))) throw invalid;
+    let position: unknown;
+    try {
+      position = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
+    } catch {
+      throw invalid;
+    }
+    if (typeof position !== "object" || position === null) throw invalid;
+    const record = position as Record<string, unknown>;
+    for (const field of fields) {
+      if (!Number.isSafeInteger(record[field])) throw invalid;
+    }
+    return record as Position;
+  }
+
+  private mac(scope: string, payload: string): Buffer {
+    return createHmac("sha256", this.key)
+      .update(scope)
+      .update("\n")
+      .update(payload)
+      .digest()
+      .subarray(0, MAC_BYTES);
+  }
+}

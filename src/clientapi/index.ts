@@ -1,0 +1,105 @@
+import type { FastifyInstance } from "fastify";
+import type { Address } from "viem";
+import type { ChainClient } from "../devchain/client.js";
+import { type Logger, createHttpServer } from "../http/index.js";
+import type { NamingProfile } from "../protocol/naming.js";
+import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
+import type { ActivitySource } from "./activity.js";
+import { startBackground } from "./background.js";
+import { clientApiErrors } from "./errors.js";
+import { migrations } from "./migrations/index.js";
+import { operatorRoutes } from "./operatorRoutes.js";
+import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
+import { publicRoutes } from "./routes.js";
+import { seedDemo } from "./seed.js";
+import { type ClientApiService, createService } from "./service.js";
+import { ClientApiStore } from "./store.js";
+import type { ApiTables } from "./tables.js";
+
+export type { ActivitySource } from "./activity.js";
+export type { ClientApiService } from "./service.js";
+export type { SignedKeyRequestJson, ApprovalTypedData } from "./keyRequests.js";
+export type { PowerBadgeRule } from "./powerBadges.js";
+
+export interface ClientApiOptions {
+  database: DatabaseConfig;
+  logger: Logger;
+  chain: ChainClient;
+  naming: NamingProfile;
+  /** Operator writes need it as a Bearer token; without one they are accepted from loopback only. */
+  adminToken?: string;
+  activity: ActivitySource;
+  /** Loads the demo data set (idempotent). */
+  seed?: "demo";
+  /** Credits a sponsored approval takes from the sponsor (default 1). */
+  sponsorCost?: number;
+  /** verifyingContract of the SignedKeyRequest domain (default: the reference validator address). */
+  validatorContract?: Address;
+  /** verifyingContract of the key gateway `Add` domain (default: the reference key gateway address). */
+  keyGatewayContract?: Address;
+  /** Unix ms; injectable for tests. */
+  now?: () => number;
+  /** Thresholds of the power-badge rule (default: 5 distinct reactors in 30 days). */
+  powerBadgeRule?: Partial<PowerBadgeRule>;
+  /** Scheme of deeplinkUrl (default: the naming profile's). */
+  deeplinkScheme?: string;
+  /** How often the background loop checks pending key adds and the badge schedule (default 1000 ms). */
+  pollIntervalMs?: number;
+}
+
+export interface ClientApi {
+  app: FastifyInstance;
+  service: ClientApiService;
+  close(): Promise<void>;
+}
+
+/** The client API (SPEC B) on its own database, with its background loop running until `close`. */
+export async function createClientApi(options: ClientApiOptions): Promise<ClientApi> {
+  const database = openDatabase<ApiTables>(options.database);
+  try {
+    await migrate(database, "api", migrations);
+    const store = new ClientApiStore(database);
+    const now = options.now ?? Date.now;
+    const service = await createService({
+      store,
+      logger: options.logger,
+      chain: options.chain,
+      naming: options.naming,
+      activity: options.activity,
+      powerBadgeRule: { ...DEFAULT_POWER_BADGE_RULE, ...options.powerBadgeRule },
+      deeplinkScheme: options.deeplinkScheme ?? options.naming.deeplinkScheme,
+      sponsorCost: options.sponsorCost ?? 1,
+      validatorContract: options.validatorContract,
+      keyGatewayContract: options.keyGatewayContract,
+      now,
+    });
+    if (options.seed === "demo") await seedDemo(service, now);
+
+    const app = await createHttpServer({ part: "api", logger: options.logger, errors: clientApiErrors });
+    await app.register(publicRoutes(service));
+    await app.register(operatorRoutes(service, options.adminToken));
+    await app.ready();
+
+    const background = startBackground(
+      [() => service.keyRequests.advanceApproved(), () => service.powerBadges.checkSchedule()],
+      options.pollIntervalMs ?? 1000,
+      options.logger,
+    );
+    let closing: Promise<void> | undefined;
+    return {
+      app,
+      service,
+      close() {
+        closing ??= (async () => {
+          await background.stop();
+          await app.close();
+          await database.close();
+        })();
+        return closing;
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

@@ -1,0 +1,442 @@
+import { randomBytes } from "node:crypto";
+import { type Address, type Hex, verifyMessage } from "viem";
+import type { ChainClient, TransactionStatus } from "../devchain/client.js";
+import type { Logger } from "../http/index.js";
+import {
+  KEY_GATEWAY_ADD_TYPES,
+  encodeSignedKeyRequestMetadata,
+  keyGatewayAddTypedData,
+  verifyKeyGatewayAdd,
+  verifySignedKeyRequest,
+} from "../protocol/eip712/index.js";
+import type { NamingProfile } from "../protocol/naming.js";
+import { ClientApiError, badInput, conflict, notFound } from "./errors.js";
+import type { ClientApiStore, Executor, KeyRequestRow } from "./store.js";
+
+/** The request as POST and GET answer it (reference/client-api.md §7.3). */
+export interface SignedKeyRequestJson {
+  token: string;
+  deeplinkUrl: string;
+  key: string;
+  state: "pending" | "approved" | "completed";
+  requestFid: number;
+  isSponsored: boolean;
+  userFid?: number;
+}
+
+export interface NewKeyRequest {
+  key: string;
+  /** Some clients send it as a string of digits. */
+  requestFid: number | string;
+  deadline: number;
+  signature: string;
+  redirectUrl?: string;
+  sponsorship?: { sponsorFid: number | string; signature: string };
+}
+
+export interface Approval {
+  token: string;
+  fid: number;
+  nonce: number;
+  deadline: number;
+  signature: string;
+}
+
+/** The key gateway `Add` a wallet signs to approve, as JSON (EIP-712 `eth_signTypedData_v4` form). */
+export interface ApprovalTypedData {
+  domain: { name: string; version: string; chainId: number; verifyingContract: Address };
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: "Add";
+  message: {
+    owner: Address;
+    keyType: number;
+    key: Hex;
+    metadataType: number;
+    metadata: Hex;
+    nonce: number;
+    deadline: number;
+  };
+}
+
+export interface KeyRequestOptions {
+  chain: ChainClient;
+  naming: NamingProfile;
+  deeplinkScheme: string;
+  /** Credits taken from the sponsor when a sponsored request is approved. */
+  sponsorCost: number;
+  validatorContract?: Address;
+  keyGatewayContract?: Address;
+  nowSeconds: () => number;
+  logger: Logger;
+}
+
+/** A sponsor must hold at least this many credits to sponsor a request (SPEC B, Limits). */
+export const MIN_SPONSOR_CREDITS = 100;
+/** How long an approval's typed data stays signable. */
+export const APPROVAL_WINDOW_SECONDS = 3600;
+const KEY_TYPE_ED25519 = 1;
+const METADATA_TYPE_SIGNED_KEY_REQUEST = 1;
+/** Above this a "Unix seconds" value is really milliseconds (10^11 s is the year 5138). */
+const LARGEST_SECONDS = 100_000_000_000;
+
+const KEY_PATTERN = /^0x[0-9a-fA-F]{64}$/;
+const SIGNATURE_PATTERN = /^0x(?:[0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/;
+const TOKEN_PATTERN = /^0x[0-9a-fA-F]{2,128}$/;
+
+const EIP712_DOMAIN_TYPE = [
+  { name: "name", type: "string" },
+  { name: "version", type: "string" },
+  { name: "chainId", type: "uint256" },
+  { name: "verifyingContract", type: "address" },
+];
+
+/**
+ * Signed key requests: an app asks for its Ed25519 key to be added to a user's fid (SPEC B), a wallet
+ * approves with the user's key gateway `Add` signature, the key add goes to the chain, and the
+ * request completes when its block is mined.
+ */
+export class KeyRequests {
+  constructor(
+    private readonly store: ClientApiStore,
+    private readonly options: KeyRequestOptions,
+  ) {}
+
+  async create(input: NewKeyRequest): Promise<SignedKeyRequestJson> {
+    const key = input.key;
+    if (!KEY_PATTERN.test(key))
+      throw badInput("key must be a 32-byte Ed25519 public key written as 0x and 64 hex digits");
+    const requestFid = parseFid(input.requestFid, "requestFid");
+    const deadline = this.futureDeadline(input.deadline, "deadline");
+    const signature = parseSignature(input.signature, "signature");
+    const redirectUrl = input.redirectUrl;
+    if (redirectUrl !== undefined && !isAbsoluteUrl(redirectUrl))
+      throw badInput("redirectUrl must be an absolute URL");
+
+    const requestSigner = await this.custodyOf(requestFid, "requestFid");
+    const valid = await verifySignedKeyRequest(
+      this.options.naming,
+      { requestFid, key: key as Hex, deadline },
+      signature,
+      requestSigner,
+      { verifyingContract: this.options.validatorContract },
+    );
+    if (!valid)
+      throw badInput(
+        `signature is not a SignedKeyRequest signature of {requestFid, key, deadline} by the custody address of fid ${requestFid}`,
+      );
+
+    let sponsorFid: number | null = null;
+    let sponsorSignature: Hex | null = null;
+    if (input.sponsorship) {
+      sponsorFid = parseFid(input.sponsorship.sponsorFid, "sponsorship.sponsorFid");
+      sponsorSignature = parseSignature(input.sponsorship.signature, "sponsorship.signature");
+      const sponsorCustody = await this.custodyOf(sponsorFid, "sponsorship.sponsorFid");
+      const sponsored = await verifyMessage({
+        address: sponsorCustody,
+        message: { raw: signature },
+        signature: sponsorSignature,
+      }).catch(() => false);
+      if (!sponsored)
+        throw badInput(
+          `sponsorship.signature is not a signature by the custody address of fid ${sponsorFid} over the raw bytes of the request signature`,
+        );
+      const credits = await this.store.sponsorCredits(sponsorFid);
+      if (credits === undefined) throw badInput(`fid ${sponsorFid} is not signed up as a sponsor`);
+      if (credits < MIN_SPONSOR_CREDITS)
+        throw new ClientApiError(
+          402,
+          `sponsor fid ${sponsorFid} has ${credits} credits; sponsoring needs at least ${MIN_SPONSOR_CREDITS}`,
+        );
+    }
+
+    const token = `0x${randomBytes(16).toString("hex")}`;
+    const now = this.options.nowSeconds();
+    await this.store.transaction(`api:key-request:${token}`, (trx) =>
+      this.store.insertKeyRequest(trx, {
+        token,
+        key: key.toLowerCase(),
+        request_fid: requestFid,
+        request_signer: requestSigner.toLowerCase(),
+        signature,
+        deadline,
+        redirect_url: redirectUrl ?? null,
+        sponsor_fid: sponsorFid,
+        sponsor_signature: sponsorSignature,
+        state: "pending",
+        user_fid: null,
+        transaction_hash: null,
+        charged: 0,
+        created_at: now,
+        updated_at: now,
+      }),
+    );
+    return this.render((await this.store.getKeyRequest(token))!);
+  }
+
+  /** The request, after checking the chain if its key add is still pending. */
+  async get(token: string): Promise<SignedKeyRequestJson> {
+    let row = await this.existing(token);
+    if (row.state === "approved") {
+      await this.advance(row);
+      row = (await this.store.getKeyRequest(token))!;
+    }
+    return this.render(row);
+  }
+
+  /** What the approving wallet signs, and where to send the user afterwards. */
+  async approvalTypedData(
+    token: string,
+    fid: number,
+  ): Promise<{ typedData: ApprovalTypedData; redirectUrl?: string }> {
+    const row = await this.existing(token);
+    this.assertApprovable(row);
+    const owner = await this.custodyOf(fid, "fid");
+    const nonce = await this.store.gatewayNonce(owner);
+    const deadline = Math.min(this.options.nowSeconds() + APPROVAL_WINDOW_SECONDS, row.deadline);
+    const typed = keyGatewayAddTypedData(this.options.naming, this.add(row, owner, nonce, deadline), {
+      verifyingContract: this.options.keyGatewayContract,
+    });
+    const typedData: ApprovalTypedData = {
+      domain: {
+        name: typed.domain!.name!,
+        version: typed.domain!.version!,
+        chainId: Number(typed.domain!.chainId),
+        verifyingContract: typed.domain!.verifyingContract!,
+      },
+      types: {
+        EIP712Domain: EIP712_DOMAIN_TYPE,
+        Add: KEY_GATEWAY_ADD_TYPES.Add.map((field) => ({ ...field })),
+      },
+      primaryType: "Add",
+      message: { ...typed.message, nonce, deadline },
+    };
+    return row.redirect_url === null ? { typedData } : { typedData, redirectUrl: row.redirect_url };
+  }
+
+  /**
+   * Checks the user's key gateway `Add` signature, takes the nonce (and the sponsor's credits), and
+   * submits the key add, all in one transaction: if the chain refuses, nothing is written.
+   */
+  async approve(input: Approval): Promise<SignedKeyRequestJson> {
+    const deadline = this.futureDeadline(input.deadline, "deadline");
+    const signature = parseSignature(input.signature, "signature");
+    const row = await this.existing(input.token);
+    this.assertApprovable(row);
+    const owner = await this.custodyOf(input.fid, "fid");
+    const valid = await verifyKeyGatewayAdd(
+      this.options.naming,
+      this.add(row, owner, input.nonce, deadline),
+      signature,
+      owner,
+      { verifyingContract: this.options.keyGatewayContract },
+    );
+    if (!valid)
+      throw badInput(
+        `signature is not a key gateway Add signature by the custody address of fid ${input.fid} for this request, nonce and deadline (sign the typed data from GET /v2/signed-key-request/approval as it is)`,
+      );
+
+    const now = this.options.nowSeconds();
+    await this.store.transaction(`api:key-request:${row.token}`, async (trx) => {
+      const moved = await this.store.moveKeyRequest(trx, row.token, "pending", {
+        state: "approved",
+        user_fid: input.fid,
+        updated_at: now,
+      });
+      if (!moved) throw conflict("this signed key request was approved meanwhile");
+      if (!(await this.store.consumeGatewayNonce(trx, owner, input.nonce))) {
+        const current = await this.store.gatewayNonce(owner, trx);
+        throw conflict(
+          `nonce ${input.nonce} is not the current key gateway nonce of ${owner} (it is ${current}); fetch the typed data again`,
+        );
+      }
+      const charged = await this.chargeSponsor(trx, row, now);
+      const status = await this.submitKeyAdd(input.fid, row);
+      await this.store.moveKeyRequest(trx, row.token, "approved", {
+        state: status.status === "mined" ? "completed" : "approved",
+        transaction_hash: status.transactionHash,
+        charged,
+      });
+    });
+    return this.render((await this.store.getKeyRequest(row.token))!);
+  }
+
+  /** Moves every approved request whose key add was mined (or failed) on; for the background loop. */
+  async advanceApproved(): Promise<void> {
+    for (const row of await this.store.keyRequestsIn("approved")) await this.advance(row);
+  }
+
+  /**
+   * approved → completed once the key add is mined. A key add that failed on chain undoes the
+   * approval (the sponsor gets its credits back) so that the user can approve again.
+   */
+  private async advance(row: KeyRequestRow): Promise<void> {
+    if (row.transaction_hash === null) return;
+    let status: TransactionStatus | undefined;
+    try {
+      status = await this.options.chain.getTransaction(row.transaction_hash as Hex);
+    } catch (error) {
+      this.options.logger.warn({ err: error, token: row.token }, "could not read a key add transaction");
+      return;
+    }
+    if (status === undefined || status.status === "pending") return;
+    const now = this.options.nowSeconds();
+    await this.store.transaction(`api:key-request:${row.token}`, async (trx) => {
+      if (status.status === "mined") {
+        await this.store.moveKeyRequest(trx, row.token, "approved", { state: "completed", updated_at: now });
+        return;
+      }
+      const reverted = await this.store.moveKeyRequest(trx, row.token, "approved", {
+        state: "pending",
+        user_fid: null,
+        transaction_hash: null,
+        charged: 0,
+        updated_at: now,
+      });
+      if (reverted && row.sponsor_fid !== null && row.charged > 0)
+        await this.store.refundSponsor(trx, row.sponsor_fid, row.charged, now);
+      if (reverted)
+        this.options.logger.warn(
+          { token: row.token, transaction: row.transaction_hash, reason: status.error },
+          "key add failed on chain; the request is pending again",
+        );
+    });
+  }
+
+  private async chargeSponsor(trx: Executor, row: KeyRequestRow, now: number): Promise<number> {
+    if (row.sponsor_fid === null) return 0;
+    const cost = this.options.sponsorCost;
+    if (!(await this.store.chargeSponsor(trx, row.sponsor_fid, cost, now)))
+      throw new ClientApiError(
+        402,
+        `sponsor fid ${row.sponsor_fid} no longer has the ${cost} credits this approval costs`,
+      );
+    return cost;
+  }
+
+  private async submitKeyAdd(fid: number, row: KeyRequestRow): Promise<TransactionStatus> {
+    let status: TransactionStatus;
+    try {
+      status = await this.options.chain.submitKeyAdd({
+        fid,
+        key: row.key as Hex,
+        keyType: KEY_TYPE_ED25519,
+        metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
+        metadata: metadataOf(row),
+      });
+    } catch (error) {
+      throw chainFailure(error, "the key add", this.options.logger);
+    }
+    if (status.status === "failed")
+      throw conflict(`the chain refused the key add: ${status.error ?? "reverted"}`);
+    return status;
+  }
+
+  private add(row: KeyRequestRow, owner: Address, nonce: number, deadline: number) {
+    return {
+      owner,
+      keyType: KEY_TYPE_ED25519,
+      key: row.key as Hex,
+      metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
+      metadata: metadataOf(row),
+      nonce,
+      deadline,
+    };
+  }
+
+  private assertApprovable(row: KeyRequestRow): void {
+    if (row.state !== "pending")
+      throw conflict(`this signed key request is already ${row.state} (approved by fid ${row.user_fid})`);
+    if (row.deadline < this.options.nowSeconds())
+      throw conflict(
+        `this signed key request expired at ${new Date(row.deadline * 1000).toISOString()}; the app must make a new one`,
+      );
+  }
+
+  private async existing(token: string): Promise<KeyRequestRow> {
+    if (!TOKEN_PATTERN.test(token)) throw badInput("token must be 0x followed by hex digits");
+    const row = await this.store.getKeyRequest(token.toLowerCase());
+    if (!row) throw notFound(`No signed key request found with token ${token}`);
+    return row;
+  }
+
+  private async custodyOf(fid: number, field: string): Promise<Address> {
+    let custody: Address | undefined;
+    try {
+      custody = await this.options.chain.custodyOf(fid);
+    } catch (error) {
+      throw chainFailure(error, `the custody address of fid ${fid}`, this.options.logger);
+    }
+    if (custody === undefined) throw badInput(`${field} ${fid} is not a registered fid`);
+    return custody;
+  }
+
+  private futureDeadline(deadline: number, field: string): number {
+    if (!Number.isSafeInteger(deadline) || deadline < 0)
+      throw badInput(`${field} must be a non-negative integer of Unix seconds`);
+    if (deadline >= LARGEST_SECONDS)
+      throw badInput(
+        `${field} ${deadline} looks like milliseconds; send Unix seconds (${Math.floor(deadline / 1000)})`,
+      );
+    if (deadline <= this.options.nowSeconds())
+      throw badInput(`${field} ${deadline} has passed (${new Date(deadline * 1000).toISOString()})`);
+    return deadline;
+  }
+
+  private render(row: KeyRequestRow): SignedKeyRequestJson {
+    const json: SignedKeyRequestJson = {
+      token: row.token,
+      deeplinkUrl: `${this.options.deeplinkScheme}://signed-key-request?token=${row.token}`,
+      key: row.key,
+      state: row.state,
+      requestFid: row.request_fid,
+      isSponsored: row.sponsor_fid !== null,
+    };
+    if (row.user_fid !== null) json.userFid = row.user_fid;
+    return json;
+  }
+}
+
+function metadataOf(row: KeyRequestRow): Hex {
+  return encodeSignedKeyRequestMetadata({
+    requestFid: row.request_fid,
+    requestSigner: row.request_signer as Address,
+    signature: row.signature as Hex,
+    deadline: row.deadline,
+  });
+}
+
+function parseFid(value: number | string, field: string): number {
+  const fid = typeof value === "string" && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
+  if (typeof fid !== "number" || !Number.isSafeInteger(fid) || fid < 1)
+    throw badInput(`${field} must be a positive integer fid`);
+  return fid;
+}
+
+function parseSignature(value: string, field: string): Hex {
+  if (!SIGNATURE_PATTERN.test(value))
+    throw badInput(`${field} must be a 65-byte signature written as 0x and 130 hex digits`);
+  return value.toLowerCase() as Hex;
+}
+
+function isAbsoluteUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The chain refusing a write (a revert: unknown fid, key already added, …) is a conflict the caller can
+ * read; the chain being unreachable is a 503.
+ */
+function chainFailure(error: unknown, what: string, logger: Logger): ClientApiError {
+  if (error instanceof ClientApiError) return error;
+  const status = (error as { statusCode?: unknown }).statusCode ?? (error as { status?: unknown }).status;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof status === "number" && status >= 400 && status < 500)
+    return conflict(`the chain refused ${what}: ${message}`);
+  logger.error({ err: error }, `chain call failed: ${what}`);
+  return new ClientApiError(503, `the chain is unavailable; could not read or write ${what}`);
+}

@@ -1,0 +1,52 @@
+import type { Address } from "viem";
+import type { ChainClient } from "../devchain/client.js";
+import type { Logger } from "../http/index.js";
+import type { NamingProfile } from "../protocol/naming.js";
+import type { ActivitySource } from "./activity.js";
+import { Cursors } from "./cursor.js";
+import { Directory } from "./directory.js";
+import { KeyRequests } from "./keyRequests.js";
+import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
+import type { ClientApiStore } from "./store.js";
+
+/** The client API's rules, without HTTP: what routes, the seed, benchmarks and other parts call. */
+export interface ClientApiService {
+  directory: Directory;
+  powerBadges: PowerBadges;
+  keyRequests: KeyRequests;
+}
+
+export interface ServiceOptions {
+  store: ClientApiStore;
+  logger: Logger;
+  chain: ChainClient;
+  naming: NamingProfile;
+  activity: ActivitySource;
+  powerBadgeRule: PowerBadgeRule;
+  deeplinkScheme: string;
+  sponsorCost: number;
+  validatorContract?: Address;
+  keyGatewayContract?: Address;
+  /** Unix ms. */
+  now: () => number;
+}
+
+export async function createService(options: ServiceOptions): Promise<ClientApiService> {
+  const { store, logger } = options;
+  const nowSeconds = () => Math.floor(options.now() / 1000);
+  const cursors = new Cursors(await store.cursorKey());
+  return {
+    directory: new Directory(store, cursors, nowSeconds),
+    powerBadges: new PowerBadges(store, options.activity, options.powerBadgeRule, nowSeconds, logger),
+    keyRequests: new KeyRequests(store, {
+      chain: options.chain,
+      naming: options.naming,
+      deeplinkScheme: options.deeplinkScheme,
+      sponsorCost: options.sponsorCost,
+      validatorContract: options.validatorContract,
+      keyGatewayContract: options.keyGatewayContract,
+      nowSeconds,
+      logger,
+    }),
+  };
+}

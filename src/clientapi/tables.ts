@@ -1,0 +1,78 @@
+import type { Generated } from "kysely";
+
+/** The client API's tables (all prefixed `api_`). Times are Unix seconds; booleans are 0/1. */
+export interface ApiTables {
+  api_settings: { name: string; value: string };
+  api_channels: {
+    id: string;
+    url: string;
+    name: string;
+    description: string | null;
+    /** JSON arrays of integers, set together with the description. */
+    description_mentions: string | null;
+    description_mentions_positions: string | null;
+    image_url: string;
+    header_image_url: string | null;
+    lead_fid: number | null;
+    moderator_fid: number | null;
+    /** JSON array of integers. */
+    moderator_fids: string | null;
+    created_at: number;
+    follower_count: number;
+    member_count: number | null;
+    pinned_cast_hash: string | null;
+    public_casting: number | null;
+    external_link_title: string | null;
+    external_link_url: string | null;
+  };
+  api_channel_follows: { id: Generated<number>; channel_id: string; fid: number; followed_at: number };
+  api_blocks: { id: Generated<number>; blocker_fid: number; blocked_fid: number; created_at: number };
+  api_actions: {
+    id: Generated<number>;
+    kind: ActionKind;
+    name: string;
+    icon: string;
+    description: string;
+    about_url: string;
+    action_url: string;
+    post_url: string;
+    image_url: string | null;
+    install_count: number;
+    /** Position in the curated featured list (composer actions), null when not featured. */
+    featured_rank: number | null;
+    created_at: number;
+  };
+  api_action_installs: { action_id: number; fid: number; installed_at: number };
+  api_power_badge_computed: { fid: number };
+  api_power_badge_overrides: { fid: number; granted: number; set_at: number };
+  api_power_badge_runs: {
+    id: Generated<number>;
+    /** The Tuesday 12:00 UTC this run stands for; null for a run triggered by hand. */
+    slot: number | null;
+    ran_at: number;
+    computed_count: number;
+  };
+  api_sponsors: { fid: number; credits: number; updated_at: number };
+  api_signed_key_requests: {
+    token: string;
+    key: string;
+    request_fid: number;
+    request_signer: string;
+    signature: string;
+    deadline: number;
+    redirect_url: string | null;
+    sponsor_fid: number | null;
+    sponsor_signature: string | null;
+    state: KeyRequestState;
+    user_fid: number | null;
+    transaction_hash: string | null;
+    /** Credits taken from the sponsor for the current approval (0 when none). */
+    charged: number;
+    created_at: number;
+    updated_at: number;
+  };
+  api_gateway_nonces: { custody: string; nonce: number };
+}
+
+export type ActionKind = "cast" | "composer";
+export type KeyRequestState = "pending" | "approved" | "completed";

@@ -1,0 +1,126 @@
+import { type Hex, type PrivateKeyAccount } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { ActivitySource } from "../../src/clientapi/activity.js";
+import { type ClientApi, type ClientApiOptions, createClientApi } from "../../src/clientapi/index.js";
+import { type Devchain, createDevchain } from "../../src/devchain/index.js";
+import { createLogger, listen } from "../../src/http/index.js";
+import { NEUTRAL } from "../../src/protocol/naming.js";
+import type { DatabaseConfig } from "../../src/storage/index.js";
+import type { TestEngine } from "../support/databases.js";
+
+/**
+ * A small but real ActivitySource for tests: the reaction facts are kept in an array and counted the
+ * way the hub counts them (distinct reactors per author, since a time, self-reactions ignored). The
+ * hub's own implementation is tested in test/hub.
+ */
+export class ReactionLog implements ActivitySource {
+  readonly reactions: { reactor: number; author: number; at: number }[] = [];
+  calls: number[] = [];
+
+  react(reactor: number, author: number, at: number): void {
+    this.reactions.push({ reactor, author, at });
+  }
+
+  async reactorsByAuthor(sinceUnixSeconds: number): Promise<Map<number, number>> {
+    this.calls.push(sinceUnixSeconds);
+    const reactors = new Map<number, Set<number>>();
+    for (const { reactor, author, at } of this.reactions) {
+      if (at < sinceUnixSeconds || reactor === author) continue;
+      const set = reactors.get(author) ?? new Set<number>();
+      set.add(reactor);
+      reactors.set(author, set);
+    }
+    return new Map([...reactors].map(([author, set]) => [author, set.size]));
+  }
+}
+
+export interface Harness {
+  api: ClientApi;
+  devchain: Devchain;
+  activity: ReactionLog;
+  url: string;
+  apiDatabase: DatabaseConfig;
+  /** Starts another client API on the same database (a restart, or a second process). */
+  restart(options?: Partial<ClientApiOptions>): Promise<ClientApi>;
+  close(): Promise<void>;
+}
+
+export interface HarnessOptions extends Partial<ClientApiOptions> {
+  /** Devchain block time; the default is long, so tests mine by hand with `devchain.chain.mine()`. */
+  blockTimeSeconds?: number;
+}
+
+/** A listening client API over a real devchain, each on its own fresh database of `engine`. */
+export async function startHarness(engine: TestEngine, options: HarnessOptions = {}): Promise<Harness> {
+  const { blockTimeSeconds = 3600, ...apiOptions } = options;
+  const apiDb = await engine.create();
+  const chainDb = await engine.create();
+  const logger = createLogger("silent");
+  const devchain = await createDevchain({ database: chainDb.config, logger, blockTimeSeconds });
+  const activity = new ReactionLog();
+  const base = { database: apiDb.config, logger, chain: devchain.chain, naming: NEUTRAL, activity };
+  const api = await createClientApi({ ...base, ...apiOptions });
+  const url = await listen(api.app, "api", "127.0.0.1", 0);
+  const extra: ClientApi[] = [];
+  return {
+    api,
+    devchain,
+    activity,
+    url,
+    apiDatabase: apiDb.config,
+    async restart(more = {}) {
+      const second = await createClientApi({ ...base, ...apiOptions, ...more });
+      extra.push(second);
+      return second;
+    },
+    async close() {
+      for (const other of extra) await other.close();
+      await api.close();
+      await devchain.close();
+      await apiDb.drop();
+      await chainDb.drop();
+    },
+  };
+}
+
+export interface Reply {
+  status: number;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Speaks JSON over HTTP to `base`; `body` may be a raw string to send malformed JSON. */
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === "string" ? body : JSON.stringify(body);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  }
+  const response = await fetch(`${base}${path}`, init);
+  const text = await response.text();
+  return { status: response.status, body: text === "" ? undefined : JSON.parse(text) };
+}
+
+export const errorOf = (message: string) => ({ errors: [{ message }] });
+
+export interface Wallet {
+  account: PrivateKeyAccount;
+  fid: number;
+}
+
+/** A fid registered (and mined) on the devchain with a fresh viem custody account, as an app or a user has. */
+export async function registerWallet(devchain: Devchain): Promise<Wallet> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const { fid } = await devchain.chain.submitRegister({ custody: account.address });
+  await devchain.chain.mine();
+  return { account, fid };
+}
+
+export function randomKey(): Hex {
+  return `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}`;
+}
