@@ -1,0 +1,153 @@
+import type { FastifyInstance } from "fastify";
+import { type Address, type Hex, getAddress, isAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { ChainClient } from "../devchain/client.js";
+import { type Logger, createHttpServer } from "../http/index.js";
+import { USERNAME_PROOF_VERIFIER_ADDRESS } from "../protocol/contracts.js";
+import type { NamingProfile } from "../protocol/naming.js";
+import {
+  type Database,
+  type DatabaseConfig,
+  migrate,
+  openDatabase,
+  serializedTransaction,
+} from "../storage/index.js";
+import { ccipRoutes } from "./ccipRoutes.js";
+import { registryErrors } from "./errors.js";
+import type { TransferFeed } from "./feed.js";
+import { registryMigrations } from "./migrations/index.js";
+import { DEFAULT_TRANSFER_LIMITS, type TransferLimits, TransferRateLimits } from "./rateLimit.js";
+import { registryRoutes } from "./routes.js";
+import { SERVER_ADMIN_FID, defaultReservedNames } from "./rules.js";
+import { RegistryService } from "./service.js";
+import { createClaimSigner } from "./signatures.js";
+import { settleSetting } from "./store.js";
+import type { RegistryTables } from "./tables.js";
+
+export { RegistryService, type TransferRequest } from "./service.js";
+export type { Transfer, TransferFeed } from "./feed.js";
+
+/** The reference's deployed L1 resolver: the default verifying contract of CCIP-read signatures. */
+export const DEFAULT_CCIP_VERIFYING_CONTRACT: Address = "0x145b9934B42F214C101De04b6115285959BDD4F5";
+
+export interface RegistryOptions {
+  database: DatabaseConfig;
+  logger: Logger;
+  chain: ChainClient;
+  naming: NamingProfile;
+  /** The registry's secp256k1 key; without it one is generated on first start and kept in the database. */
+  serverPrivateKey?: Hex;
+  /** Admin fid → the address that signs its requests. Default: the server's fid 14045 → the server key. */
+  adminFids?: Record<number, Address>;
+  /** Names only admins may register. Default: the reference's list. */
+  reservedNames?: readonly string[];
+  /** Per-fid and per-IP limits on POST /transfers; false turns them off. Default: 30 per fid, 600 per IP. */
+  rateLimit?: TransferLimits | false;
+  /** verifyingContract of the username-proof domain (user and stored server signatures). */
+  proofVerifyingContract?: Address;
+  /** verifyingContract of the CCIP-read gateway's signatures. */
+  ccipVerifyingContract?: Address;
+  /** Unix ms. */
+  now?: () => number;
+  /** Threads that check and make signatures. Default: one per core, at most 4. */
+  signatureThreads?: number;
+}
+
+export interface Registry {
+  app: FastifyInstance;
+  service: RegistryService;
+  /** The in-process feed the hub follows (the service itself). */
+  feed: TransferFeed;
+  close(): Promise<void>;
+}
+
+const SERVER_KEY_SETTING = "server_private_key";
+
+/** Several processes may start at once on one PostgreSQL: the first one's key is the key of all. */
+function storedServerKey(database: Database<RegistryTables>): Promise<Hex> {
+  return serializedTransaction(
+    database,
+    "registry",
+    async (trx) => (await settleSetting(trx, SERVER_KEY_SETTING, generatePrivateKey())) as Hex,
+  );
+}
+
+function checkedAddress(value: string, what: string): Address {
+  if (!isAddress(value, { strict: false })) throw new Error(`${what} is not an address: ${value}`);
+  return getAddress(value);
+}
+
+function adminMap(adminFids: Record<number, Address>): Map<number, Address> {
+  const admins = new Map<number, Address>();
+  for (const [fid, address] of Object.entries(adminFids)) {
+    const number = Number(fid);
+    if (!Number.isSafeInteger(number) || number <= 0)
+      throw new Error(`admin fid ${fid} is not a positive integer`);
+    // The reference skips admin fids configured without an address.
+    if (address) admins.set(number, checkedAddress(address, `the address of admin fid ${fid}`));
+  }
+  return admins;
+}
+
+/** The name registry (SPEC A): its HTTP app, its service, and the feed the hub follows. */
+export async function createRegistry(options: RegistryOptions): Promise<Registry> {
+  const database = openDatabase<RegistryTables>(options.database);
+  try {
+    await migrate(database, "registry", registryMigrations);
+    const privateKey = options.serverPrivateKey ?? (await storedServerKey(database));
+    let serverAddress: Address;
+    try {
+      serverAddress = privateKeyToAccount(privateKey).address;
+    } catch {
+      throw new Error("the registry's server private key is not a 32-byte hex secp256k1 key");
+    }
+    const now = options.now ?? Date.now;
+    const signer = createClaimSigner(
+      {
+        naming: options.naming,
+        privateKey,
+        proofVerifyingContract: checkedAddress(
+          options.proofVerifyingContract ?? USERNAME_PROOF_VERIFIER_ADDRESS,
+          "proofVerifyingContract",
+        ),
+        ccipVerifyingContract: checkedAddress(
+          options.ccipVerifyingContract ?? DEFAULT_CCIP_VERIFYING_CONTRACT,
+          "ccipVerifyingContract",
+        ),
+      },
+      options.signatureThreads,
+    );
+    const service = new RegistryService({
+      database,
+      chain: options.chain,
+      signer,
+      admins: adminMap(options.adminFids ?? { [SERVER_ADMIN_FID]: serverAddress }),
+      reserved: new Set(options.reservedNames ?? defaultReservedNames(options.naming)),
+      now,
+    });
+    const rateLimit = options.rateLimit ?? DEFAULT_TRANSFER_LIMITS;
+    const limits = rateLimit === false ? undefined : new TransferRateLimits(rateLimit, now);
+
+    const app = await createHttpServer({
+      part: "registry",
+      logger: options.logger,
+      errors: registryErrors,
+      // A transfer request is a few hundred bytes; a CCIP multicall a few kilobytes.
+      bodyLimit: 16 * 1024,
+    });
+    await app.register(registryRoutes, { service, limits });
+    await app.register(ccipRoutes, { prefix: "/ccip", service });
+
+    let closing: Promise<void> | undefined;
+    const close = () =>
+      (closing ??= (async () => {
+        await app.close();
+        await signer.close();
+        await database.close();
+      })());
+    return { app, service, feed: service, close };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+}

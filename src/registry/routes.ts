@@ -1,0 +1,177 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { Hex } from "viem";
+import type { TransferRateLimits } from "./rateLimit.js";
+import type { RegistryService, TransferRequest } from "./service.js";
+import type { TransferFilter } from "./store.js";
+
+const count = { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+const nameQuery = { type: "string", maxLength: 256 } as const;
+
+export const transferSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["id", "timestamp", "username", "owner", "from", "to", "user_signature", "server_signature"],
+  properties: {
+    id: { type: "integer" },
+    timestamp: { type: "integer" },
+    username: { type: "string" },
+    owner: { type: "string" },
+    from: { type: "integer" },
+    to: { type: "integer" },
+    user_signature: { type: "string" },
+    server_signature: { type: "string" },
+  },
+} as const;
+
+const oneTransfer = {
+  type: "object",
+  additionalProperties: false,
+  required: ["transfer"],
+  properties: { transfer: transferSchema },
+} as const;
+
+interface ListQuery {
+  from_id?: number;
+  fromId?: number;
+  from_ts?: number;
+  name?: string;
+  fname?: string;
+  fid?: number;
+}
+
+interface CurrentQuery {
+  fid?: number;
+  name?: string;
+  fname?: string;
+}
+
+/**
+ * The reference's numeric filters treat 0 as "not given"; `fromId` and `fname` are aliases that
+ * older and newer hubs send; zero-padded names match after their NULs are stripped.
+ */
+function listFilter(query: ListQuery): TransferFilter {
+  const name = (query.name || query.fname || "").replaceAll("\0", "");
+  return {
+    afterId: query.fromId || query.from_id || undefined,
+    afterTimestamp: query.from_ts || undefined,
+    name: name || undefined,
+    fid: query.fid || undefined,
+  };
+}
+
+export interface RegistryRoutesOptions {
+  service: RegistryService;
+  /** Undefined when rate limiting is off. */
+  limits: TransferRateLimits | undefined;
+}
+
+export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (app, { service, limits }) => {
+  app.get<{ Querystring: ListQuery }>(
+    "/transfers",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            from_id: count,
+            fromId: count,
+            from_ts: count,
+            name: nameQuery,
+            fname: nameQuery,
+            fid: count,
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            additionalProperties: false,
+            required: ["transfers"],
+            properties: { transfers: { type: "array", items: transferSchema } },
+          },
+        },
+      },
+    },
+    async (request) => ({ transfers: await service.listTransfers(listFilter(request.query)) }),
+  );
+
+  app.get<{ Querystring: CurrentQuery }>(
+    "/transfers/current",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: { fid: count, name: nameQuery, fname: nameQuery },
+        },
+        response: { 200: oneTransfer },
+      },
+    },
+    async (request) => {
+      const { fid, name, fname } = request.query;
+      return { transfer: await service.currentTransfer({ fid, name: name || fname || undefined }) };
+    },
+  );
+
+  app.post<{ Body: TransferRequest }>(
+    "/transfers",
+    {
+      schema: {
+        body: {
+          type: "object",
+          additionalProperties: false,
+          required: ["name", "from", "to", "owner", "timestamp", "signature"],
+          properties: {
+            name: { type: "string", maxLength: 1024 },
+            from: count,
+            to: count,
+            fid: count,
+            owner: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" },
+            timestamp: count,
+            signature: { type: "string", pattern: "^0x([0-9a-fA-F]{2})*$", maxLength: 2050 },
+          },
+        },
+        response: { 200: oneTransfer },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      limits?.admit(request.ip, body.fid || (body.from === 0 ? body.to : body.from));
+      return { transfer: await service.submitTransfer({ ...body, signature: body.signature as Hex }) };
+    },
+  );
+
+  app.get(
+    "/signer",
+    {
+      schema: {
+        response: {
+          200: {
+            type: "object",
+            additionalProperties: false,
+            required: ["signer"],
+            properties: { signer: { type: "string" } },
+          },
+        },
+      },
+    },
+    async () => ({ signer: await service.signer() }),
+  );
+
+  app.get(
+    "/current-time",
+    {
+      schema: {
+        response: {
+          200: {
+            type: "object",
+            additionalProperties: false,
+            required: ["currentTime"],
+            properties: { currentTime: { type: "integer" } },
+          },
+        },
+      },
+    },
+    async () => ({ currentTime: service.nowSeconds() }),
+  );
+};

@@ -1,0 +1,120 @@
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import type { Address, Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { UsernameProofClaim } from "../protocol/eip712/usernameProof.js";
+import type { NamingProfile } from "../protocol/naming.js";
+
+/** What every thread of the pool needs to know; the private key never leaves the process. */
+export interface SignerSetup {
+  naming: NamingProfile;
+  privateKey: Hex;
+  proofVerifyingContract: Address;
+  ccipVerifyingContract: Address;
+}
+
+type Job =
+  | { kind: "countersign"; claim: UsernameProofClaim; signature: Hex; expectedSigner: Address }
+  | { kind: "ccip"; claim: UsernameProofClaim };
+
+export type SignatureJob = Job & { id: number };
+
+export type SignatureResult = { id: number; signature: Hex | undefined } | { id: number; error: string };
+
+/** The registry's EIP-712 key at work. */
+export interface ClaimSigner {
+  /** EIP-55 address of the server key (GET /signer). */
+  readonly address: Address;
+  /**
+   * The server's signature of `claim` under the proof domain, if `signature` is `expectedSigner`'s
+   * signature of it (under either naming profile's domain); undefined if it is not.
+   */
+  countersign(claim: UsernameProofClaim, signature: Hex, expectedSigner: Address): Promise<Hex | undefined>;
+  /** A fresh server signature of `claim` under the CCIP-read gateway's domain. */
+  signForCcip(claim: UsernameProofClaim): Promise<Hex>;
+  close(): Promise<void>;
+}
+
+interface Thread {
+  worker: Worker;
+  pending: Map<number, { resolve(signature: Hex | undefined): void; reject(error: Error): void }>;
+}
+
+function spawn(setup: SignerSetup): Worker {
+  const source = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+  const url = new URL(`./signatureWorker${source}`, import.meta.url);
+  if (source === ".js") return new Worker(url, { workerData: setup });
+  // Run from the TypeScript sources (tests, bench), a worker needs the loader the main thread was
+  // started with, and Node 20 does not hand `--import` hooks down to worker threads.
+  const loader = import.meta.resolve("tsx/esm/api");
+  const code = `import(${JSON.stringify(loader)}).then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
+  return new Worker(code, { eval: true, workerData: setup });
+}
+
+/**
+ * A pool of `threads` worker threads (default: one per core, at most 4), started on first use.
+ * Jobs go to the thread with the fewest in flight.
+ */
+export function createClaimSigner(
+  setup: SignerSetup,
+  threads = Math.min(4, availableParallelism()),
+): ClaimSigner {
+  const address = privateKeyToAccount(setup.privateKey).address;
+  const pool: (Thread | undefined)[] = Array.from({ length: Math.max(1, threads) }, () => undefined);
+  let nextId = 1;
+  let closed = false;
+
+  function start(slot: number): Thread {
+    const thread: Thread = { worker: spawn(setup), pending: new Map() };
+    const fail = (error: Error) => {
+      if (pool[slot] === thread) pool[slot] = undefined;
+      for (const job of thread.pending.values()) job.reject(error);
+      thread.pending.clear();
+    };
+    thread.worker.on("message", (result: SignatureResult) => {
+      const job = thread.pending.get(result.id);
+      thread.pending.delete(result.id);
+      if ("error" in result) job?.reject(new Error(`signature thread failed: ${result.error}`));
+      else job?.resolve(result.signature);
+    });
+    thread.worker.on("error", fail);
+    thread.worker.on("exit", (code) => fail(new Error(`signature thread exited with code ${code}`)));
+    pool[slot] = thread;
+    return thread;
+  }
+
+  function leastBusy(): Thread {
+    let best: Thread | undefined;
+    for (let slot = 0; slot < pool.length; slot++) {
+      const thread = pool[slot] ?? start(slot);
+      if (!best || thread.pending.size < best.pending.size) best = thread;
+      if (thread.pending.size === 0) break;
+    }
+    return best!;
+  }
+
+  function submit(job: Job): Promise<Hex | undefined> {
+    if (closed) return Promise.reject(new Error("the registry's signer is closed"));
+    const thread = leastBusy();
+    const id = nextId++;
+    return new Promise((resolve, reject) => {
+      thread.pending.set(id, { resolve, reject });
+      thread.worker.postMessage({ ...job, id });
+    });
+  }
+
+  return {
+    address,
+    countersign: (claim, signature, expectedSigner) =>
+      submit({ kind: "countersign", claim, signature, expectedSigner }),
+    async signForCcip(claim) {
+      const signature = await submit({ kind: "ccip", claim });
+      if (signature === undefined) throw new Error("signature thread returned no signature");
+      return signature;
+    },
+    async close() {
+      closed = true;
+      await Promise.all(pool.map((thread) => thread?.worker.terminate()));
+    },
+  };
+}

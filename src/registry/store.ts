@@ -1,0 +1,168 @@
+import type { Kysely } from "kysely";
+import type { Address, Hex } from "viem";
+import type { Transfer } from "./feed.js";
+import type { RegistryTables } from "./tables.js";
+
+type Db = Kysely<RegistryTables>;
+
+/** A transfer about to be recorded: everything but its id. */
+export interface NewTransfer {
+  timestamp: number;
+  username: string;
+  owner: Address;
+  from: number;
+  to: number;
+  userSignature: Hex;
+  serverSignature: Hex;
+  userFid: number | undefined;
+}
+
+/** Filters of GET /transfers; each one given narrows the result (AND). */
+export interface TransferFilter {
+  /** id > afterId */
+  afterId?: number;
+  /** timestamp > afterTimestamp; also orders by timestamp, then id */
+  afterTimestamp?: number;
+  name?: string;
+  /** from = fid OR to = fid */
+  fid?: number;
+}
+
+const COLUMNS = [
+  "id",
+  "timestamp",
+  "username",
+  "owner",
+  "from_fid",
+  "to_fid",
+  "user_signature",
+  "server_signature",
+] as const;
+
+type Row = Pick<RegistryTables["registry_transfers"], Exclude<(typeof COLUMNS)[number], "id">> & {
+  id: number;
+};
+
+function hex(bytes: Uint8Array): Hex {
+  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
+}
+
+function bytes(value: Hex): Buffer {
+  return Buffer.from(value.slice(2), "hex");
+}
+
+function toTransfer(row: Row): Transfer {
+  return {
+    id: row.id,
+    timestamp: row.timestamp,
+    username: row.username,
+    owner: hex(row.owner) as Address,
+    from: row.from_fid,
+    to: row.to_fid,
+    user_signature: hex(row.user_signature),
+    server_signature: hex(row.server_signature),
+  };
+}
+
+export async function listTransfers(db: Db, filter: TransferFilter, limit: number): Promise<Transfer[]> {
+  let query = db.selectFrom("registry_transfers").select(COLUMNS);
+  if (filter.afterId !== undefined) query = query.where("id", ">", filter.afterId);
+  if (filter.afterTimestamp !== undefined) query = query.where("timestamp", ">", filter.afterTimestamp);
+  if (filter.name !== undefined) query = query.where("username", "=", filter.name);
+  const fid = filter.fid;
+  if (fid !== undefined) query = query.where((w) => w.or([w("from_fid", "=", fid), w("to_fid", "=", fid)]));
+  query =
+    filter.afterTimestamp !== undefined ? query.orderBy("timestamp").orderBy("id") : query.orderBy("id");
+  const rows = await query.limit(limit).execute();
+  return rows.map(toTransfer);
+}
+
+/** The name's newest transfer. Timestamps never decrease per name, so the highest id is also the latest in time. */
+export async function latestOfName(db: Db, name: string): Promise<Transfer | undefined> {
+  const row = await db
+    .selectFrom("registry_transfers")
+    .select(COLUMNS)
+    .where("username", "=", name)
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row && toTransfer(row);
+}
+
+/** The newest transfer of all, by timestamp (the reference's "latest"), then id. */
+export async function latestOverall(db: Db): Promise<Transfer | undefined> {
+  const row = await db
+    .selectFrom("registry_transfers")
+    .select(COLUMNS)
+    .orderBy("timestamp", "desc")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return row && toTransfer(row);
+}
+
+export async function nameOfFid(db: Db, fid: number): Promise<string | undefined> {
+  const row = await db.selectFrom("registry_names").select("name").where("fid", "=", fid).executeTakeFirst();
+  return row?.name;
+}
+
+/**
+ * Appends the transfer and moves the name in `registry_names` (insert on registration, delete on
+ * unregistration, reassign on transfer). Run it inside a transaction: the two writes stand or fall
+ * together, and the unique keys reject a second holder or a second name for one fid.
+ */
+export async function recordTransfer(trx: Db, transfer: NewTransfer): Promise<Transfer> {
+  const row = await trx
+    .insertInto("registry_transfers")
+    .values({
+      timestamp: transfer.timestamp,
+      username: transfer.username,
+      owner: bytes(transfer.owner),
+      from_fid: transfer.from,
+      to_fid: transfer.to,
+      user_signature: bytes(transfer.userSignature),
+      server_signature: bytes(transfer.serverSignature),
+      user_fid: transfer.userFid ?? null,
+    })
+    .returning(COLUMNS)
+    .executeTakeFirstOrThrow();
+  if (transfer.from === 0) {
+    await trx.insertInto("registry_names").values({ name: transfer.username, fid: transfer.to }).execute();
+  } else {
+    const moved =
+      transfer.to === 0
+        ? await trx
+            .deleteFrom("registry_names")
+            .where("name", "=", transfer.username)
+            .where("fid", "=", transfer.from)
+            .executeTakeFirst()
+        : await trx
+            .updateTable("registry_names")
+            .set({ fid: transfer.to })
+            .where("name", "=", transfer.username)
+            .where("fid", "=", transfer.from)
+            .executeTakeFirst();
+    const count = "numDeletedRows" in moved ? moved.numDeletedRows : moved.numUpdatedRows;
+    if (count !== 1n) throw new Error(`name ${transfer.username} is not held by fid ${transfer.from}`);
+  }
+  return toTransfer(row);
+}
+
+export async function getSetting(db: Db, key: string): Promise<string | undefined> {
+  const row = await db
+    .selectFrom("registry_settings")
+    .select("value")
+    .where("key", "=", key)
+    .executeTakeFirst();
+  return row?.value;
+}
+
+/** Stores the value unless the key already has one; returns the value that is stored now. */
+export async function settleSetting(trx: Db, key: string, value: string): Promise<string> {
+  await trx
+    .insertInto("registry_settings")
+    .values({ key, value })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+  return (await getSetting(trx, key)) ?? value;
+}

@@ -1,0 +1,163 @@
+import type { Address, Hex, LocalAccount } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Devchain, createDevchain } from "../../src/devchain/index.js";
+import { createLogger, listen } from "../../src/http/index.js";
+import { NEUTRAL, type NamingProfile } from "../../src/protocol/naming.js";
+import { type Registry, type RegistryOptions, createRegistry } from "../../src/registry/index.js";
+import type { TestEngine } from "../support/databases.js";
+
+export const logger = createLogger("silent");
+
+/** The reference's username-proof domain, written out as a client would (not taken from castnet). */
+export const PROOF_CONTRACT: Address = "0xe3be01d99baa8db9905b33a3ca391238234b79d1";
+export const CCIP_CONTRACT: Address = "0x00000000000000000000000000000000000cc1b0";
+
+const TYPES = {
+  UserNameProof: [
+    { name: "name", type: "string" },
+    { name: "timestamp", type: "uint256" },
+    { name: "owner", type: "address" },
+  ],
+} as const;
+
+export function proofTypedData(
+  claim: { name: string; timestamp: number; owner: Address },
+  {
+    naming = NEUTRAL,
+    verifyingContract = PROOF_CONTRACT,
+  }: { naming?: NamingProfile; verifyingContract?: Address } = {},
+) {
+  return {
+    domain: { name: `${naming.brand} name verification`, version: "1", chainId: 1, verifyingContract },
+    types: TYPES,
+    primaryType: "UserNameProof" as const,
+    message: { name: claim.name, timestamp: BigInt(claim.timestamp), owner: claim.owner },
+  };
+}
+
+export interface User {
+  account: LocalAccount;
+  fid: number;
+}
+
+export interface HttpReply {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+}
+
+/** A devchain and a listening registry on fresh databases of one engine, with a clock the test moves. */
+export class Harness {
+  clock = Math.floor(Date.now() / 1000) * 1000;
+  readonly serverKey: Hex = generatePrivateKey();
+  readonly server = privateKeyToAccount(this.serverKey);
+  devchain!: Devchain;
+  registry!: Registry;
+  url!: string;
+  readonly drops: (() => Promise<void>)[] = [];
+  readonly closes: (() => Promise<void>)[] = [];
+
+  constructor(private readonly engine: TestEngine) {}
+
+  /** Seconds on the registry's clock. */
+  get now(): number {
+    return Math.floor(this.clock / 1000);
+  }
+
+  async database() {
+    const created = await this.engine.create();
+    this.drops.push(created.drop);
+    return created.config;
+  }
+
+  async start(options: Partial<RegistryOptions> = {}): Promise<this> {
+    this.devchain = await createDevchain({ database: await this.database(), logger, blockTimeSeconds: 0 });
+    this.closes.push(() => this.devchain.close());
+    const started = await this.startRegistry({ serverPrivateKey: this.serverKey, ...options });
+    this.registry = started.registry;
+    this.url = started.url;
+    return this;
+  }
+
+  /** Another registry process on the given (or a fresh) database. */
+  async startRegistry(options: Partial<RegistryOptions> = {}): Promise<{ registry: Registry; url: string }> {
+    const registry = await createRegistry({
+      database: options.database ?? (await this.database()),
+      logger,
+      chain: this.devchain.chain,
+      naming: NEUTRAL,
+      rateLimit: false,
+      ccipVerifyingContract: CCIP_CONTRACT,
+      signatureThreads: 1,
+      now: () => this.clock,
+      ...options,
+    });
+    this.closes.push(() => registry.close());
+    return { registry, url: await listen(registry.app, "registry", "127.0.0.1", 0) };
+  }
+
+  async stop(): Promise<void> {
+    for (const close of this.closes.reverse()) await close();
+    for (const drop of this.drops) await drop();
+  }
+
+  async user(): Promise<User> {
+    const account = privateKeyToAccount(generatePrivateKey());
+    const { fid } = await this.devchain.chain.register({ custody: account.address });
+    return { account, fid };
+  }
+
+  /** A POST /transfers body signed by `signer` (default: the user), as a client builds it. */
+  async body(
+    signer: LocalAccount,
+    fields: { name: string; from: number; to: number; fid?: number; owner?: Address; timestamp?: number },
+  ): Promise<Record<string, unknown>> {
+    const timestamp = fields.timestamp ?? this.now;
+    const owner = fields.owner ?? signer.address;
+    const signature = await signer.signTypedData(proofTypedData({ name: fields.name, timestamp, owner }));
+    return {
+      name: fields.name,
+      from: fields.from,
+      to: fields.to,
+      fid: fields.fid,
+      owner,
+      timestamp,
+      signature,
+    };
+  }
+
+  register(user: User, name: string, timestamp?: number): Promise<HttpReply> {
+    return this.body(user.account, { name, from: 0, to: user.fid, fid: user.fid, timestamp }).then((b) =>
+      this.post(b),
+    );
+  }
+
+  unregister(user: User, name: string, timestamp?: number): Promise<HttpReply> {
+    return this.body(user.account, { name, from: user.fid, to: 0, fid: user.fid, timestamp }).then((b) =>
+      this.post(b),
+    );
+  }
+
+  post(body: unknown, url = this.url): Promise<HttpReply> {
+    return this.send("POST", "/transfers", JSON.stringify(body), url);
+  }
+
+  get(path: string, url = this.url): Promise<HttpReply> {
+    return this.send("GET", path, undefined, url);
+  }
+
+  async send(method: string, path: string, body?: string, url = this.url, contentType = "application/json") {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      body,
+      headers: body === undefined ? {} : { "content-type": contentType },
+    });
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: (await response.json()) as Record<string, unknown>,
+    };
+  }
+}
+
+export const failure = (code: string) => ({ error: "Validation failure", code });
