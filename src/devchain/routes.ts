@@ -15,12 +15,21 @@ export interface ChainRoutesOptions {
 const hexString = (maxLength: number) => ({ type: "string", maxLength }) as const;
 const address = hexString(42);
 const uint32 = { type: "integer", minimum: 0, maximum: 0xffffffff } as const;
+// A string, not an integer: coercion would read "0x1" or "1e3" as numbers.
 const fidParams = {
   type: "object",
   additionalProperties: false,
   required: ["fid"],
-  properties: { fid: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } },
+  properties: { fid: { type: "string", maxLength: 32 } },
 } as const;
+
+function parseFid(value: string): number {
+  const fid = /^[1-9][0-9]*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(fid)) {
+    throw new ChainError("bad_request", `fid must be a positive whole number, not "${value.slice(0, 32)}"`);
+  }
+  return fid;
+}
 const waitQuery = {
   type: "object",
   additionalProperties: false,
@@ -118,7 +127,7 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Params: { fid: number } }>(
+  app.get<{ Params: { fid: string } }>(
     "/v1/fids/:fid",
     {
       schema: {
@@ -150,14 +159,15 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
       },
     },
     async (request) => {
-      const account = await chain.getAccount(request.params.fid);
-      if (!account) throw new ChainError("unknown_fid", `fid ${request.params.fid} is not registered`);
+      const fid = parseFid(request.params.fid);
+      const account = await chain.getAccount(fid);
+      if (!account) throw new ChainError("unknown_fid", `fid ${fid} is not registered`);
       return account;
     },
   );
 
   app.post<{
-    Params: { fid: number };
+    Params: { fid: string };
     Querystring: { wait: boolean };
     Body: { key: Hex; keyType?: number; metadataType?: number; metadata?: Hex };
   }>(
@@ -182,13 +192,13 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      const add = { fid: request.params.fid, ...request.body };
+      const add = { fid: parseFid(request.params.fid), ...request.body };
       if (request.query.wait) return renderOnChainEvent(await chain.addKey(add));
       return reply.code(202).send(await chain.submitKeyAdd(add));
     },
   );
 
-  app.delete<{ Params: { fid: number; key: string }; Querystring: { wait: boolean } }>(
+  app.delete<{ Params: { fid: string; key: string }; Querystring: { wait: boolean } }>(
     "/v1/fids/:fid/signers/:key",
     {
       preHandler: operator,
@@ -204,13 +214,14 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      const { fid, key } = request.params;
+      const fid = parseFid(request.params.fid);
+      const key = request.params.key;
       if (request.query.wait) return renderOnChainEvent(await chain.removeKey(fid, key as Hex));
       return reply.code(202).send(await chain.submitKeyRemove(fid, key as Hex));
     },
   );
 
-  app.post<{ Params: { fid: number }; Querystring: { wait: boolean }; Body: { units: number } }>(
+  app.post<{ Params: { fid: string }; Querystring: { wait: boolean }; Body: { units: number } }>(
     "/v1/fids/:fid/storage",
     {
       preHandler: operator,
@@ -227,7 +238,7 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
       },
     },
     async (request, reply) => {
-      const { fid } = request.params;
+      const fid = parseFid(request.params.fid);
       if (request.query.wait) return renderOnChainEvent(await chain.rentStorage(fid, request.body.units));
       return reply.code(202).send(await chain.submitStorageRent(fid, request.body.units));
     },
