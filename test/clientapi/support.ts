@@ -110,15 +110,17 @@ export const errorOf = (message: string) => ({ errors: [{ message }] });
 
 export interface Wallet {
   account: PrivateKeyAccount;
+  privateKey: Hex;
   fid: number;
 }
 
 /** A fid registered (and mined) on the devchain with a fresh viem custody account, as an app or a user has. */
 export async function registerWallet(devchain: Devchain): Promise<Wallet> {
-  const account = privateKeyToAccount(generatePrivateKey());
+  const privateKey = generatePrivateKey();
+  const account = privateKeyToAccount(privateKey);
   const { fid } = await devchain.chain.submitRegister({ custody: account.address });
   await devchain.chain.mine();
-  return { account, fid };
+  return { account, privateKey, fid };
 }
 
 export function randomKey(): Hex {

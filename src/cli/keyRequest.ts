@@ -1,0 +1,91 @@
+/** `castnet key-request approve`: approve a signed key request as the user's wallet would. */
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import type { ApprovalTypedData, SignedKeyRequestJson } from "../clientapi/index.js";
+
+export interface ApproveKeyRequestOptions {
+  /** Base URL of the client API, e.g. http://127.0.0.1:2282. */
+  apiUrl: string;
+  token: string;
+  /** The approving user's fid. */
+  fid: number;
+  /** The private key of the fid's custody address. */
+  custodyPrivateKey: Hex;
+}
+
+/** The client API refused, or could not be reached; the message is the API's own sentence. */
+export class KeyRequestError extends Error {
+  override name = "KeyRequestError";
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+const TIMEOUT_MS = 30_000;
+
+async function send<T>(url: string, init: RequestInit = {}): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
+  } catch (error) {
+    throw new KeyRequestError(
+      `cannot reach the client API at ${new URL(url).origin}: ${(error as Error).message}`,
+    );
+  }
+  const body = (await response.json().catch(() => undefined)) as
+    { result?: T; errors?: { message?: string }[] } | undefined;
+  if (!response.ok) {
+    const message = body?.errors?.[0]?.message ?? `the client API answered ${response.status}`;
+    throw new KeyRequestError(message, response.status);
+  }
+  if (body?.result === undefined) throw new KeyRequestError("the client API answered without a result");
+  return body.result;
+}
+
+/**
+ * Fetches the key gateway `Add` typed data of the request for `fid`, signs it with the custody key
+ * (after checking that the key is the fid's custody), and posts the approval. Returns the request,
+ * now `approved` (or already `completed` when the chain mined the key add at once).
+ */
+export async function approveKeyRequest(options: ApproveKeyRequestOptions): Promise<SignedKeyRequestJson> {
+  const base = options.apiUrl.replace(/\/+$/, "");
+  const account = privateKeyToAccount(options.custodyPrivateKey);
+  const query = new URLSearchParams({ token: options.token, fid: String(options.fid) });
+  const { typedData } = await send<{ typedData: ApprovalTypedData }>(
+    `${base}/v2/signed-key-request/approval?${query}`,
+  );
+  if (typedData.message.owner.toLowerCase() !== account.address.toLowerCase()) {
+    throw new KeyRequestError(
+      `the custody key given is for ${account.address}, but fid ${options.fid} is owned by ${typedData.message.owner}`,
+    );
+  }
+  const { EIP712Domain: _domain, ...types } = typedData.types;
+  const signature = await account.signTypedData({
+    domain: typedData.domain,
+    types,
+    primaryType: typedData.primaryType,
+    message: {
+      ...typedData.message,
+      nonce: BigInt(typedData.message.nonce),
+      deadline: BigInt(typedData.message.deadline),
+    },
+  });
+  const { signedKeyRequest } = await send<{ signedKeyRequest: SignedKeyRequestJson }>(
+    `${base}/v2/signed-key-request/approval`,
+    {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        token: options.token,
+        fid: options.fid,
+        nonce: typedData.message.nonce,
+        deadline: typedData.message.deadline,
+        signature,
+      }),
+    },
+  );
+  return signedKeyRequest;
+}
