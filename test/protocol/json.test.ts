@@ -12,6 +12,8 @@ import {
   renderMessage,
   renderOnChainEvent,
   renderUserNameProof,
+  writeMessageJson,
+  writeMessagesPageJson,
 } from "../../src/protocol/json/index.js";
 import { NEUTRAL, REFERENCE, type NamingProfile } from "../../src/protocol/naming.js";
 import { referenceHubJson } from "./support/referenceJson.js";
@@ -52,10 +54,19 @@ test("messages built by the reference library render as the reference hub would"
       const message = (await factory.create()) as ref.Message;
       const bytes = ref.Message.encode(message).finish();
       for (const profile of PROFILES_UNDER_TEST) {
+        const decoded = ours(Message, bytes);
         assertSameJson(
-          renderMessage(ours(Message, bytes), profile),
+          renderMessage(decoded, profile),
           referenceHubJson(ref.Message.toJSON(message), profile),
         );
+        assert.equal(writeMessageJson(decoded, profile), JSON.stringify(renderMessage(decoded, profile)));
+        if (i === 0) {
+          const withBytes = { ...decoded, dataBytes: ref.MessageData.encode(message.data!).finish() };
+          assert.equal(
+            writeMessageJson(withBytes, profile),
+            JSON.stringify(renderMessage(withBytes, profile)),
+          );
+        }
       }
     }
   }
@@ -196,4 +207,17 @@ test("parsing accepts either profile's spellings and rejects garbage", () => {
     storageRentEventBody: { payer: "0x" + "22".repeat(20), units: 1, expiry: 5 },
   });
   assert.equal(rent.storageRentEventBody?.payer.length, 20);
+});
+
+test("pages are written as the hub's list endpoints return them", async () => {
+  const messages = [
+    (await ref.Factories.CastAddMessage.create()) as ref.Message,
+    (await ref.Factories.ReactionAddMessage.create()) as ref.Message,
+  ].map((m) => Message.decode(ref.Message.encode(m).finish()));
+  const page = JSON.parse(writeMessagesPageJson(messages, "", NEUTRAL)) as unknown;
+  assert.deepEqual(page, {
+    messages: messages.map((m) => JSON.parse(JSON.stringify(renderMessage(m, NEUTRAL))) as unknown),
+    nextPageToken: "",
+  });
+  assert.equal(writeMessagesPageJson([], "abc=", NEUTRAL), '{"messages":[],"nextPageToken":"abc="}');
 });
