@@ -8,6 +8,7 @@ export class BlockWatcher {
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   private latestSeen = -1;
+  private closed = false;
 
   constructor(
     private readonly latest: () => Promise<number>,
@@ -16,10 +17,13 @@ export class BlockWatcher {
 
   onBlock(listener: (blockNumber: number) => void): () => void {
     this.listeners.add(listener);
-    this.timer ??= setInterval(() => void this.poll(), this.intervalMs);
+    if (!this.closed && !this.timer) {
+      // Polling alone never keeps a process alive; whoever listens has its own reasons to run.
+      this.timer = setInterval(() => void this.poll(), this.intervalMs).unref();
+    }
     return () => {
       this.listeners.delete(listener);
-      if (this.listeners.size === 0) this.stop();
+      if (this.listeners.size === 0) this.stopPolling();
     };
   }
 
@@ -47,7 +51,13 @@ export class BlockWatcher {
     }
   }
 
-  stop(): void {
+  /** Stops polling for good: the chain behind it is gone. */
+  close(): void {
+    this.closed = true;
+    this.stopPolling();
+  }
+
+  private stopPolling(): void {
     clearInterval(this.timer);
     this.timer = undefined;
   }

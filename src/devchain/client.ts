@@ -52,11 +52,22 @@ export interface ChainClient {
   getTransaction(hash: Hex): Promise<TransactionStatus | undefined>;
 }
 
+/** The most events one `eventsFromBlock` call or GET /v1/events page returns (unless one block has more). */
+export const MAX_EVENTS_PAGE = 1000;
+
+/** An `eventsFromBlock` query brought into range: a block number ≥ 0 and a limit of 1 to MAX_EVENTS_PAGE. */
+export function eventsQuery(fromBlock: number, limit: number): { fromBlock: number; limit: number } {
+  return {
+    fromBlock: Number.isSafeInteger(fromBlock) && fromBlock > 0 ? fromBlock : 0,
+    limit: Number.isSafeInteger(limit) ? Math.min(Math.max(limit, 1), MAX_EVENTS_PAGE) : MAX_EVENTS_PAGE,
+  };
+}
+
 /** What the hub follows: the on-chain events of mined blocks. */
 export interface OnChainEventSource {
   /**
-   * Events of whole blocks from `fromBlock` on, in (block, log index) order: about `limit` events,
-   * cut at a block boundary (a single block larger than `limit` comes whole), so that the next call
+   * Events of whole blocks from `fromBlock` on, in (block, log index) order: up to `limit` events
+   * (at most MAX_EVENTS_PAGE), cut at a block boundary (a single block larger than `limit` comes whole), so that the next call
    * can start at the last event's block + 1.
    */
   eventsFromBlock(fromBlock: number, limit: number): Promise<OnChainEvent[]>;

@@ -39,6 +39,10 @@ const STATUS: Record<ChainErrorCode, number> = {
   chain_unavailable: 503,
 };
 
+export function isChainErrorCode(value: unknown): value is ChainErrorCode {
+  return typeof value === "string" && Object.hasOwn(STATUS, value);
+}
+
 /** A refused write or an unknown thing: what the contracts would revert with, as an HTTP status. */
 export class ChainError extends Error {
   override name = "ChainError";

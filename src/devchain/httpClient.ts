@@ -6,18 +6,19 @@
 import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
 import { parseOnChainEvent } from "../protocol/json/index.js";
 import { BlockWatcher } from "./blockWatcher.js";
-import type {
-  Account,
-  ChainClient,
-  ChainWriter,
-  Hex,
-  KeyAddRequest,
-  OnChainEventSource,
-  RegisterRequest,
-  RegisteredFid,
-  TransactionStatus,
+import {
+  type Account,
+  type ChainClient,
+  type ChainWriter,
+  type Hex,
+  type KeyAddRequest,
+  type OnChainEventSource,
+  type RegisterRequest,
+  type RegisteredFid,
+  type TransactionStatus,
+  eventsQuery,
 } from "./client.js";
-import { ChainError, type ChainErrorCode } from "./errors.js";
+import { ChainError, isChainErrorCode } from "./errors.js";
 
 export interface HttpChainClientOptions {
   /** Sent as a Bearer token with operator writes. */
@@ -30,24 +31,6 @@ const READ_TIMEOUT_MS = 10_000;
 // A waiting write returns when its block is mined; block times are seconds, so this is generous.
 const WRITE_TIMEOUT_MS = 120_000;
 const BLOCK_POLL_MS = 500;
-
-const ERROR_CODES = new Set<string>([
-  "bad_request",
-  "invalid_address",
-  "invalid_key",
-  "unsupported_key_type",
-  "unknown_fid",
-  "unknown_address",
-  "unknown_transaction",
-  "custody_taken",
-  "key_exists",
-  "key_removed",
-  "key_not_active",
-  "invalid_units",
-  "unauthorized",
-  "forbidden",
-  "not_found",
-] satisfies ChainErrorCode[]);
 
 type Json = Record<string, unknown>;
 
@@ -156,9 +139,9 @@ export function httpChainClient(baseUrl: string, options: HttpChainClientOptions
     }
     if (response.ok) return parsed;
     if (response.status === 404 && missingIsUndefined) return undefined;
-    const code = isObject(parsed) && typeof parsed.error === "string" ? parsed.error : "";
-    const message = isObject(parsed) && typeof parsed.message === "string" ? parsed.message : "";
-    if (ERROR_CODES.has(code)) throw new ChainError(code as ChainErrorCode, message);
+    if (isObject(parsed) && isChainErrorCode(parsed.error) && typeof parsed.message === "string") {
+      throw new ChainError(parsed.error, parsed.message);
+    }
     throw new ChainError("chain_unavailable", `the devchain answered ${response.status} for ${path}`);
   }
 
@@ -207,7 +190,8 @@ export function httpChainClient(baseUrl: string, options: HttpChainClientOptions
     },
 
     async eventsFromBlock(fromBlock, limit) {
-      const path = `/v1/events?from_block=${fromBlock}&limit=${limit}`;
+      const query = eventsQuery(fromBlock, limit);
+      const path = `/v1/events?from_block=${query.fromBlock}&limit=${query.limit}`;
       const body = await call("GET", path);
       if (!isObject(body) || !Array.isArray(body.events)) throw garbled(path);
       return body.events.map((event: unknown) => toEvent(event, path));

@@ -3,9 +3,9 @@ import type { FastifyPluginAsync } from "fastify";
 import { getAddress } from "viem";
 import { operatorGuard } from "../http/index.js";
 import { renderOnChainEvent } from "../protocol/json/index.js";
-import type { Hex } from "./client.js";
+import { type Hex, MAX_EVENTS_PAGE } from "./client.js";
 import { ChainError, chainErrors } from "./errors.js";
-import { type ChainService, MAX_EVENTS_PAGE, MAX_UNITS_PER_RENT, normaliseAddress } from "./service.js";
+import { type ChainService, MAX_UNITS_PER_RENT, normaliseAddress } from "./service.js";
 
 export interface ChainRoutesOptions {
   chain: ChainService;

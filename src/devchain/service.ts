@@ -16,16 +16,17 @@ import { OP_MAINNET_CHAIN_ID } from "../protocol/contracts.js";
 import { toProtocolTime } from "../protocol/time.js";
 import { type Database, serializedTransaction } from "../storage/index.js";
 import { BlockWatcher } from "./blockWatcher.js";
-import type {
-  Account,
-  ChainClient,
-  ChainWriter,
-  Hex,
-  KeyAddRequest,
-  OnChainEventSource,
-  RegisterRequest,
-  RegisteredFid,
-  TransactionStatus,
+import {
+  type Account,
+  type ChainClient,
+  type ChainWriter,
+  type Hex,
+  type KeyAddRequest,
+  type OnChainEventSource,
+  type RegisterRequest,
+  type RegisteredFid,
+  type TransactionStatus,
+  eventsQuery,
 } from "./client.js";
 import { ChainError } from "./errors.js";
 import * as store from "./store.js";
@@ -64,7 +65,6 @@ export interface MinedTransaction {
 export const KEY_TYPE_ED25519 = 1;
 export const METADATA_TYPE_SIGNED_KEY_REQUEST = 1;
 export const MAX_UNITS_PER_RENT = 1000;
-export const MAX_EVENTS_PAGE = 1000;
 const ID_AND_KEY_REGISTRY_VERSION = 2;
 const STORAGE_REGISTRY_VERSION = 0;
 const RENT_PERIOD_SECONDS = 365 * 24 * 60 * 60;
@@ -170,7 +170,7 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
   }
 
   close(): void {
-    this.watcher.stop();
+    this.watcher.close();
   }
 
   // Reads (mined state only).
@@ -240,10 +240,7 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
   /** Whole blocks of events from `fromBlock`, at most `limit` events unless one block alone has more. */
   async eventsPage(fromBlock: number, limit: number): Promise<EventsPage> {
     const db = this.database.db;
-    const from = Number.isSafeInteger(fromBlock) && fromBlock > 0 ? fromBlock : 0;
-    const size = Number.isSafeInteger(limit)
-      ? Math.min(Math.max(limit, 1), MAX_EVENTS_PAGE)
-      : MAX_EVENTS_PAGE;
+    const { fromBlock: from, limit: size } = eventsQuery(fromBlock, limit);
     // Blocks are committed with their events, so every block up to `latest` is complete.
     const latest = await this.latestBlockNumber();
     const rows = await store.eventsFrom(db, from, latest, size + 1);
