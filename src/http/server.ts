@@ -1,6 +1,12 @@
 import { randomUUID } from "node:crypto";
 import cors from "@fastify/cors";
-import Fastify, { type FastifyBaseLogger, type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+} from "fastify";
 import type { ErrorShape } from "./errors.js";
 import type { Logger } from "./logger.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
@@ -31,7 +37,8 @@ function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: options.logger.child({ part: options.part }) as FastifyBaseLogger,
-    disableRequestLogging: true,
+    // One line per request comes from our onResponse hook, with the route pattern instead of the raw URL.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     keepAliveTimeout: 61_000,
     requestIdHeader: "x-request-id",

@@ -1,0 +1,114 @@
+import type { FastifyInstance } from "fastify";
+import { createClientApi } from "../clientapi/index.js";
+import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
+import { httpChainClient } from "../devchain/httpClient.js";
+import { createDevchain } from "../devchain/index.js";
+import { type Logger, createLogger, listen } from "../http/index.js";
+import { httpActivitySource } from "../hub/activityClient.js";
+import { createHub } from "../hub/index.js";
+import { namingProfile } from "../protocol/naming.js";
+import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
+import { createRegistry } from "../registry/index.js";
+import type { ActivitySource } from "../clientapi/activity.js";
+import { type PartName, type StackConfig, databaseFor } from "./options.js";
+
+export interface RunningStack {
+  /** Base URL of every part this process serves. */
+  urls: Partial<Record<PartName, string>>;
+  /** Stops accepting requests, lets in-flight work finish, closes every database. */
+  close(): Promise<void>;
+}
+
+interface Started {
+  part: PartName;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the parts named in `config.only` in this process, wired in-process to each other and over
+ * HTTP to the parts that run elsewhere. Parts start in dependency order (chain, registry, hub, API)
+ * and stop in the reverse order, so that nothing a part accepted is lost to a closed dependency.
+ */
+export async function startStack(
+  config: StackConfig,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningStack> {
+  const naming = namingProfile(config.naming);
+  const runs = (part: PartName) => config.only.includes(part);
+  const started: Started[] = [];
+  const urls: Partial<Record<PartName, string>> = {};
+
+  const stopAll = async () => {
+    for (const { app } of [...started].reverse()) await app.close();
+    for (const { close } of [...started].reverse()) await close();
+  };
+
+  try {
+    let chain: ChainClient & OnChainEventSource;
+    if (runs("chain")) {
+      const devchain = await createDevchain({
+        database: databaseFor(config, "chain"),
+        logger,
+        blockTimeSeconds: config.blockTimeSeconds,
+        adminToken: config.adminToken,
+      });
+      started.push({ part: "chain", ...devchain });
+      chain = devchain.chain;
+    } else {
+      chain = httpChainClient(config.urls.chain!, { adminToken: config.adminToken });
+    }
+
+    let feed: TransferFeed;
+    if (runs("registry")) {
+      const registry = await createRegistry({
+        database: databaseFor(config, "registry"),
+        logger,
+        chain,
+        naming,
+      });
+      started.push({ part: "registry", ...registry });
+      feed = registry.feed;
+    } else {
+      feed = httpTransferFeed(config.urls.registry!);
+    }
+
+    let activity: ActivitySource | undefined;
+    if (runs("hub")) {
+      const hub = await createHub({
+        database: databaseFor(config, "hub"),
+        logger,
+        naming,
+        network: config.network,
+        chain,
+        registry: feed,
+        rpcAuth: config.rpcAuth,
+        adminToken: config.adminToken,
+      });
+      started.push({ part: "hub", ...hub });
+      activity = hub.service;
+    } else if (config.urls.hub) {
+      activity = httpActivitySource(config.urls.hub);
+    }
+
+    if (runs("api")) {
+      const api = await createClientApi({
+        database: databaseFor(config, "api"),
+        logger,
+        chain,
+        naming,
+        adminToken: config.adminToken,
+        activity: activity!,
+        seed: config.seed,
+      });
+      started.push({ part: "api", ...api });
+    }
+
+    for (const { part, app } of started)
+      urls[part] = await listen(app, part, config.host, config.ports[part]);
+  } catch (error) {
+    await stopAll().catch(() => undefined);
+    throw error;
+  }
+  return { urls, close: stopAll };
+}
