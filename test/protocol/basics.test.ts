@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { FARCASTER_EPOCH, ed25519 as referenceEd25519, toFarcasterTime } from "@farcaster/core";
+import { blake3 } from "@noble/hashes/blake3.js";
 import { bytesToHex } from "viem";
 import { HubError, grpcCodeOf } from "../../src/protocol/errors.js";
 import {
@@ -24,6 +25,14 @@ test("blake3_20 golden vectors", () => {
     bytesToHex(blake3_20(new TextEncoder().encode("abc"))),
     "0x6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85".slice(0, 42),
   );
+});
+
+test("blake3_20 equals the general BLAKE3 implementation at every length around block and chunk edges", () => {
+  for (let length = 0; length <= 1100; length++) {
+    const bytes = new Uint8Array(length);
+    for (let i = 0; i < length; i++) bytes[i] = (i * 31 + length) & 0xff;
+    assert.deepEqual(blake3_20(bytes), blake3(bytes, { dkLen: 20 }), `length ${length}`);
+  }
 });
 
 test("protocol time agrees with the reference library", () => {
