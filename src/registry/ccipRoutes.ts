@@ -17,7 +17,7 @@ const answer = {
 } as const;
 
 /**
- * The CCIP-read gateway, mounted at /ccip: the EIP-3668 GET form `/:sender/:callData.json` and the
+ * The CCIP-read gateway, mounted at /ccip: the EIP-3668 GET form `/{sender}/{callData}.json` and the
  * POST form `{sender, data}`. It answers in its library's shape, `{"data"}` or `{"message"}`, so it
  * keeps an error handler of its own. `sender` is not checked against the resolver, as in the reference.
  */
@@ -34,20 +34,23 @@ export const ccipRoutes: FastifyPluginAsync<{ service: RegistryService }> = asyn
     return reply.code(500).send({ message: "Internal server error" });
   });
 
-  app.get<{ Params: { sender: string; callData: string } }>(
-    "/:sender/:callData.json",
+  // One wildcard, not two parameters: calldata is far longer than the router's parameter limit.
+  app.get<{ Params: { "*": string } }>(
+    "/*",
     {
       schema: {
         params: {
           type: "object",
-          additionalProperties: false,
-          required: ["sender", "callData"],
-          properties: { sender: address, callData: bytes },
+          required: ["*"],
+          properties: { "*": { type: "string", pattern: "^0x[0-9a-fA-F]{40}/0x([0-9a-fA-F]{2})*\\.json$" } },
         },
         response: answer,
       },
     },
-    async (request) => ({ data: await answerGatewayCall(request.params.callData as Hex, resolve) }),
+    async (request) => {
+      const callData = request.params["*"].slice(43, -".json".length) as Hex;
+      return { data: await answerGatewayCall(callData, resolve) };
+    },
   );
 
   app.post<{ Body: { sender: string; data: string } }>(

@@ -20,7 +20,7 @@ import { DEFAULT_TRANSFER_LIMITS, type TransferLimits, TransferRateLimits } from
 import { registryRoutes } from "./routes.js";
 import { SERVER_ADMIN_FID, defaultReservedNames } from "./rules.js";
 import { RegistryService } from "./service.js";
-import { createClaimSigner } from "./signatures.js";
+import { type ClaimSigner, createClaimSigner } from "./signatures.js";
 import { settleSetting } from "./store.js";
 import type { RegistryTables } from "./tables.js";
 
@@ -91,7 +91,24 @@ function adminMap(adminFids: Record<number, Address>): Map<number, Address> {
 
 /** The name registry (SPEC A): its HTTP app, its service, and the feed the hub follows. */
 export async function createRegistry(options: RegistryOptions): Promise<Registry> {
+  const setup = {
+    naming: options.naming,
+    proofVerifyingContract: checkedAddress(
+      options.proofVerifyingContract ?? USERNAME_PROOF_VERIFIER_ADDRESS,
+      "proofVerifyingContract",
+    ),
+    ccipVerifyingContract: checkedAddress(
+      options.ccipVerifyingContract ?? DEFAULT_CCIP_VERIFYING_CONTRACT,
+      "ccipVerifyingContract",
+    ),
+  };
+  const reserved = new Set(options.reservedNames ?? defaultReservedNames(options.naming));
+  const now = options.now ?? Date.now;
+  const rateLimit = options.rateLimit ?? DEFAULT_TRANSFER_LIMITS;
+  const limits = rateLimit === false ? undefined : new TransferRateLimits(rateLimit, now);
+
   const database = openDatabase<RegistryTables>(options.database);
+  let signer: ClaimSigner | undefined;
   try {
     await migrate(database, "registry", registryMigrations);
     const privateKey = options.serverPrivateKey ?? (await storedServerKey(database));
@@ -101,32 +118,9 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     } catch {
       throw new Error("the registry's server private key is not a 32-byte hex secp256k1 key");
     }
-    const now = options.now ?? Date.now;
-    const signer = createClaimSigner(
-      {
-        naming: options.naming,
-        privateKey,
-        proofVerifyingContract: checkedAddress(
-          options.proofVerifyingContract ?? USERNAME_PROOF_VERIFIER_ADDRESS,
-          "proofVerifyingContract",
-        ),
-        ccipVerifyingContract: checkedAddress(
-          options.ccipVerifyingContract ?? DEFAULT_CCIP_VERIFYING_CONTRACT,
-          "ccipVerifyingContract",
-        ),
-      },
-      options.signatureThreads,
-    );
-    const service = new RegistryService({
-      database,
-      chain: options.chain,
-      signer,
-      admins: adminMap(options.adminFids ?? { [SERVER_ADMIN_FID]: serverAddress }),
-      reserved: new Set(options.reservedNames ?? defaultReservedNames(options.naming)),
-      now,
-    });
-    const rateLimit = options.rateLimit ?? DEFAULT_TRANSFER_LIMITS;
-    const limits = rateLimit === false ? undefined : new TransferRateLimits(rateLimit, now);
+    const admins = adminMap(options.adminFids ?? { [SERVER_ADMIN_FID]: serverAddress });
+    signer = createClaimSigner({ ...setup, privateKey }, options.signatureThreads);
+    const service = new RegistryService({ database, chain: options.chain, signer, admins, reserved, now });
 
     const app = await createHttpServer({
       part: "registry",
@@ -138,15 +132,17 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     await app.register(registryRoutes, { service, limits });
     await app.register(ccipRoutes, { prefix: "/ccip", service });
 
+    const threads = signer;
     let closing: Promise<void> | undefined;
     const close = () =>
       (closing ??= (async () => {
         await app.close();
-        await signer.close();
+        await threads.close();
         await database.close();
       })());
     return { app, service, feed: service, close };
   } catch (error) {
+    await signer?.close();
     await database.close();
     throw error;
   }

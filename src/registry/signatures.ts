@@ -52,8 +52,9 @@ function spawn(setup: SignerSetup): Worker {
 }
 
 /**
- * A pool of `threads` worker threads (default: one per core, at most 4), started on first use.
- * Jobs go to the thread with the fewest in flight.
+ * A pool of `threads` worker threads (default: one per core, at most 4), started at once so that the
+ * first request does not wait for them. Jobs go to the thread with the fewest in flight; a thread
+ * that dies fails its jobs and is replaced by the next job.
  */
 export function createClaimSigner(
   setup: SignerSetup,
@@ -102,6 +103,8 @@ export function createClaimSigner(
       thread.worker.postMessage({ ...job, id });
     });
   }
+
+  for (let slot = 0; slot < pool.length; slot++) start(slot);
 
   return {
     address,
