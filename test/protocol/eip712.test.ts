@@ -11,6 +11,9 @@ import {
   signSignedKeyRequest,
   signUsernameProof,
   signedKeyRequestTypedData,
+  signVerificationClaim,
+  verificationClaimTypedData,
+  verifyVerificationClaim,
   usernameProofTypedData,
   verifyKeyGatewayAdd,
   verifySignedKeyRequest,
@@ -120,4 +123,17 @@ test("key gateway add verifies under either profile", async () => {
   const ours = await signKeyGatewayAdd(account, NEUTRAL, add);
   assert.equal(await verifyKeyGatewayAdd(NEUTRAL, add, ours, account.address), NEUTRAL);
   assert.equal(await verifyKeyGatewayAdd(NEUTRAL, { ...add, nonce: 4n }, ours, account.address), undefined);
+});
+
+test("verification claims: the reference library's and ours verify, each under its own profile", async () => {
+  const blockHash: Hex = `0x${"ab".repeat(32)}`;
+  const claim = { fid: 9n, address: account.address, blockHash, network: 1 };
+  const theirs = unwrap(
+    await referenceSigner.signVerificationEthAddressClaim({ ...claim, protocol: 0 as const }),
+  );
+  assert.equal(await verifyVerificationClaim(NEUTRAL, claim, theirs), REFERENCE);
+  const ours = await signVerificationClaim(account, NEUTRAL, claim);
+  assert.equal(await verifyVerificationClaim(REFERENCE, claim, ours), NEUTRAL);
+  assert.equal(await verifyVerificationClaim(NEUTRAL, { ...claim, network: 2 }, ours), undefined);
+  assert.equal(verificationClaimTypedData(NEUTRAL, claim).domain?.name, "Service Verify Ethereum Address");
 });

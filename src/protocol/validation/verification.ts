@@ -49,9 +49,8 @@ async function verifyEthClaim(
     network: context.network,
   };
   const signature = bytesToHex(body.claimSignature);
-  if (body.claimSignature.length !== 65 && body.claimSignature.length !== 64) {
-    return invalid("invalid claimSignature");
-  }
+  // r‖s‖v only: the reference library and the successor node both reject compact 64-byte forms.
+  if (body.claimSignature.length !== 65) return invalid("invalid claimSignature");
   for (const profile of profilesFrom(context.profile)) {
     try {
       const signer = await recoverAddress({
