@@ -3,49 +3,36 @@ import { RegistryError } from "./errors.js";
 const HOUR_MS = 60 * 60 * 1000;
 const SWEEP_EVERY = 1024;
 
-interface Bucket {
-  tokens: number;
-  at: number;
-}
-
 /**
- * A token bucket per key: `perHour` requests at once, refilled evenly over the hour. Buckets that
- * have refilled completely are forgotten, so memory follows the keys active in the last hour.
+ * `perHour` requests per key in any hour, at once or spread out: a generic cell rate algorithm, which
+ * keeps one time per key (when its allowance is whole again). Keys whose allowance is whole are
+ * forgotten, so memory follows the keys active in the last hour.
  */
 export class RateLimiter {
-  private readonly buckets = new Map<string, Bucket>();
-  private readonly refillPerMs: number;
+  private readonly full = new Map<string, number>();
+  private readonly interval: number;
   private calls = 0;
 
   constructor(
-    private readonly perHour: number,
+    perHour: number,
     private readonly now: () => number,
   ) {
-    this.refillPerMs = perHour / HOUR_MS;
-  }
-
-  private tokens(key: string, at: number): number {
-    const bucket = this.buckets.get(key);
-    if (!bucket) return this.perHour;
-    return Math.min(this.perHour, bucket.tokens + (at - bucket.at) * this.refillPerMs);
+    this.interval = HOUR_MS / perHour;
   }
 
   /** Seconds until `key` may make a request; 0 when it may now. */
   waitSeconds(key: string): number {
-    const missing = 1 - this.tokens(key, this.now());
-    return missing <= 0 ? 0 : Math.max(1, Math.ceil(missing / this.refillPerMs / 1000));
+    const now = this.now();
+    const wait = Math.max(this.full.get(key) ?? now, now) + this.interval - HOUR_MS - now;
+    return wait > 0 ? Math.ceil(wait / 1000) : 0;
   }
 
   /** Spends one request of `key`. */
   take(key: string): void {
-    const at = this.now();
-    this.buckets.set(key, { tokens: this.tokens(key, at) - 1, at });
-    if (++this.calls % SWEEP_EVERY === 0) this.sweep(at);
-  }
-
-  private sweep(at: number): void {
-    for (const key of this.buckets.keys()) {
-      if (this.tokens(key, at) >= this.perHour) this.buckets.delete(key);
+    const now = this.now();
+    this.full.set(key, Math.max(this.full.get(key) ?? now, now) + this.interval);
+    if (++this.calls % SWEEP_EVERY === 0) {
+      for (const [other, full] of this.full) if (full <= now) this.full.delete(other);
     }
   }
 }
