@@ -1,0 +1,85 @@
+/**
+ * Everything a merge transaction carries: the transaction itself, the clock, the hub events it
+ * produces (numbered when it commits) and the per-(fid, store) message counts it has touched
+ * (written back once, at the end).
+ */
+import type { Kysely } from "kysely";
+import type { HubEvent } from "../protocol/generated/hub_event.js";
+import type { NamingProfile } from "../protocol/naming.js";
+import type { StoreType } from "./keys.js";
+import { loadStorage, type Storage } from "./limits.js";
+import type { HubTables } from "./tables.js";
+
+/** A hub event before the transaction numbers it. */
+export type PendingEvent = Omit<HubEvent, "id" | "blockNumber" | "shardIndex" | "timestamp">;
+
+interface Count {
+  fid: number;
+  store: StoreType;
+  count: number;
+  dirty: boolean;
+}
+
+export interface MergeContext {
+  readonly trx: Kysely<HubTables>;
+  readonly profile: NamingProfile;
+  /** Unix ms, fixed for the transaction. */
+  readonly nowMs: number;
+  readonly events: PendingEvent[];
+  readonly counts: Map<string, Count>;
+  readonly storage: Map<number, Storage>;
+}
+
+export function newContext(trx: Kysely<HubTables>, profile: NamingProfile, nowMs: number): MergeContext {
+  return { trx, profile, nowMs, events: [], counts: new Map(), storage: new Map() };
+}
+
+export async function storeCount(ctx: MergeContext, fid: number, store: StoreType): Promise<number> {
+  const key = `${fid}:${store}`;
+  let entry = ctx.counts.get(key);
+  if (entry === undefined) {
+    const row = await ctx.trx
+      .selectFrom("hub_store_counts")
+      .select("count")
+      .where("fid", "=", fid)
+      .where("store", "=", store)
+      .executeTakeFirst();
+    entry = { fid, store, count: row === undefined ? 0 : Number(row.count), dirty: false };
+    ctx.counts.set(key, entry);
+  }
+  return entry.count;
+}
+
+export async function adjustCount(
+  ctx: MergeContext,
+  fid: number,
+  store: StoreType,
+  delta: number,
+): Promise<void> {
+  await storeCount(ctx, fid, store);
+  const entry = ctx.counts.get(`${fid}:${store}`)!;
+  entry.count += delta;
+  entry.dirty = true;
+}
+
+export async function flushCounts(ctx: MergeContext): Promise<void> {
+  const dirty = [...ctx.counts.values()].filter((c) => c.dirty);
+  if (dirty.length === 0) return;
+  await ctx.trx
+    .insertInto("hub_store_counts")
+    .values(dirty.map((c) => ({ fid: c.fid, store: c.store, count: c.count })))
+    .onConflict((oc) =>
+      oc.columns(["fid", "store"]).doUpdateSet((eb) => ({ count: eb.ref("excluded.count") })),
+    )
+    .execute();
+  for (const c of dirty) c.dirty = false;
+}
+
+export async function storageOf(ctx: MergeContext, fid: number): Promise<Storage> {
+  let storage = ctx.storage.get(fid);
+  if (storage === undefined) {
+    storage = await loadStorage(ctx.trx, fid, ctx.nowMs);
+    ctx.storage.set(fid, storage);
+  }
+  return storage;
+}

@@ -1,0 +1,56 @@
+/**
+ * The hub's error shape: the reference's HubError body, `{errCode, presentable, name, code,
+ * details, metadata: {errcode: [...]}}`, with honest HTTP statuses where the reference answers 400
+ * to everything: 400 bad requests, 401 (with WWW-Authenticate) unauthenticated, 403 unauthorized,
+ * 404 not found, 429 rate limits and 503 other unavailability, 500 for real faults.
+ */
+import type { ErrorReply, ErrorShape } from "../http/index.js";
+import { HubError, type HubErrorCode } from "../protocol/errors.js";
+
+export const BASIC_CHALLENGE = 'Basic realm="castnet hub", charset="UTF-8"';
+
+export function statusOf(error: HubError): number {
+  const code: HubErrorCode = error.errCode;
+  if (code === "not_found") return 404;
+  if (code === "unauthenticated") return 401;
+  if (code === "unauthorized") return 403;
+  if (code === "unavailable") return /rate limit/i.test(error.message) ? 429 : 503;
+  if (code.startsWith("unavailable.")) return 503;
+  if (code === "not_implemented" || code === "not_implemented.deprecated") return 501;
+  if (code === "unknown") return 500;
+  return 400;
+}
+
+export function hubErrorReply(error: HubError): ErrorReply {
+  const reply: ErrorReply = { statusCode: statusOf(error), body: error.toJSON() };
+  if (error.errCode === "unauthenticated") reply.headers = { "www-authenticate": BASIC_CHALLENGE };
+  return reply;
+}
+
+export const hubErrors: ErrorShape = {
+  badRequest(message, statusCode) {
+    // Schema failures are validation failures; a body the server cannot even read is a parse failure.
+    const code: HubErrorCode =
+      statusCode === 400 ? "bad_request.validation_failure" : "bad_request.parse_failure";
+    return { statusCode, body: new HubError(code, message).toJSON() };
+  },
+  notFound(method, url) {
+    return {
+      statusCode: 404,
+      body: new HubError("not_found", `route ${method} ${url.split("?")[0]} not found`).toJSON(),
+    };
+  },
+  forbidden(message, statusCode) {
+    const code: HubErrorCode = statusCode === 401 ? "unauthenticated" : "unauthorized";
+    return hubErrorReply(new HubError(code, message));
+  },
+  fromError(error) {
+    return error instanceof HubError ? hubErrorReply(error) : undefined;
+  },
+  internal() {
+    return {
+      statusCode: 500,
+      body: new HubError("unknown", "the hub failed to handle the request").toJSON(),
+    };
+  },
+};

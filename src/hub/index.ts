@@ -1,0 +1,109 @@
+/** The hub (SPEC C): signed messages as CRDT sets, on-chain events, username proofs, hub events. */
+import { randomBytes } from "node:crypto";
+import type { FastifyInstance } from "fastify";
+import type { OnChainEventSource } from "../devchain/client.js";
+import { createHttpServer, type Logger } from "../http/index.js";
+import { SocialNetwork } from "../protocol/generated/message.js";
+import type { NamingProfile } from "../protocol/naming.js";
+import type { TransferFeed } from "../registry/feed.js";
+import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
+import type { HubCore } from "./core.js";
+import { Engine } from "./engine.js";
+import { hubErrors } from "./errors.js";
+import { EventBus } from "./events.js";
+import { NameFollower } from "./fnames.js";
+import { hubMigrations } from "./migrations/index.js";
+import { ChainFollower } from "./onchain.js";
+import { HubService } from "./service.js";
+import { readState } from "./state.js";
+import type { HubTables } from "./tables.js";
+import { createVerifier } from "./verify.js";
+
+export interface HubOptions {
+  database: DatabaseConfig;
+  logger: Logger;
+  naming: NamingProfile;
+  network: "mainnet" | "testnet" | "devnet";
+  chain: OnChainEventSource;
+  registry: TransferFeed;
+  /** "user:password[,user:password…]": submitMessage then needs HTTP Basic auth. */
+  rpcAuth?: string;
+  adminToken?: string;
+  /** Unix ms; injectable for tests. */
+  now?: () => number;
+  /** Threads that verify signatures; default one per core, 0 verifies on the main thread. */
+  verifyWorkers?: number;
+}
+
+export interface Hub {
+  app: FastifyInstance;
+  service: HubService;
+  /** Drains in-flight merges (nothing acknowledged is lost), stops followers and workers, closes the database. */
+  close(): Promise<void>;
+}
+
+const NETWORKS: Record<HubOptions["network"], SocialNetwork> = {
+  mainnet: SocialNetwork.MAINNET,
+  testnet: SocialNetwork.TESTNET,
+  devnet: SocialNetwork.DEVNET,
+};
+
+const VERSION = "0.1.0";
+
+async function peerIdOf(database: HubCore["database"]): Promise<string> {
+  await database.db
+    .insertInto("hub_state")
+    .values({ key: "hub:peer_id", value: `castnet-${randomBytes(12).toString("hex")}` })
+    .onConflict((oc) => oc.column("key").doNothing())
+    .execute();
+  return (await readState(database.db, "hub:peer_id"))!;
+}
+
+export async function createHub(options: HubOptions): Promise<Hub> {
+  const database = openDatabase<HubTables>(options.database);
+  try {
+    await migrate(database, "hub", hubMigrations);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const core: HubCore = {
+    database,
+    profile: options.naming,
+    network: NETWORKS[options.network],
+    now: options.now ?? Date.now,
+    logger: options.logger.child({ part: "hub" }),
+    bus: new EventBus(),
+  };
+  const verifier = createVerifier(options.verifyWorkers, options.naming);
+  const chain = new ChainFollower(core, options.chain);
+  const names = new NameFollower(core, options.registry);
+  const engine = new Engine(core, verifier, {
+    syncChain: () => chain.sync(),
+    recoverName: (name) => names.recover(name),
+  });
+  const service = new HubService(
+    core,
+    engine,
+    { syncChain: () => chain.sync(), syncNames: () => names.sync() },
+    { version: VERSION, nickname: "castnet", peerId: await peerIdOf(database) },
+  );
+  const app = await createHttpServer({ part: "hub", logger: options.logger, errors: hubErrors });
+  await app.ready();
+  void chain.sync();
+  void names.sync();
+  return {
+    app,
+    service,
+    async close() {
+      await app.close();
+      await engine.close();
+      await chain.stop();
+      await names.stop();
+      await verifier.close();
+      await database.close();
+    },
+  };
+}
+
+export type { HubService } from "./service.js";

@@ -1,0 +1,70 @@
+/**
+ * Storage units and what they allow (protocol-rules.md §5, reference hub era): every unrented
+ * storage-rent event counts until it expires; a unit's cohort, and so its limits and lifetime,
+ * come from the block time of the rent.
+ */
+import type { Kysely } from "kysely";
+import { OnChainEvent, OnChainEventType } from "../protocol/generated/onchain_event.js";
+import type { StoreType } from "./keys.js";
+import type { HubTables } from "./tables.js";
+
+export type UnitType = "legacy" | "2024";
+
+const COHORT_2024_FROM = 1724889600;
+const YEAR_SECONDS = 365 * 24 * 60 * 60;
+
+const PER_UNIT: Record<UnitType, Record<StoreType, number>> = {
+  legacy: { 1: 5000, 2: 2500, 3: 2500, 4: 50, 5: 25, 6: 5 },
+  "2024": { 1: 2000, 2: 1000, 3: 1000, 4: 50, 5: 25, 6: 5 },
+};
+
+export interface Storage {
+  /** Active units per cohort. */
+  units: Record<UnitType, number>;
+  total: number;
+  limit(store: StoreType): number;
+}
+
+export function unitTypeOf(blockTimestamp: number): UnitType {
+  return blockTimestamp < COHORT_2024_FROM ? "legacy" : "2024";
+}
+
+/** Unix seconds at which a rent stops counting: two years for legacy units, one for 2024 units. */
+export function rentExpiry(blockTimestamp: number): number {
+  return blockTimestamp + (unitTypeOf(blockTimestamp) === "legacy" ? 2 : 1) * YEAR_SECONDS;
+}
+
+export function storageFromRents(
+  rents: readonly { units: number; blockTimestamp: number }[],
+  nowMs: number,
+): Storage {
+  const now = Math.floor(nowMs / 1000);
+  const units: Record<UnitType, number> = { legacy: 0, "2024": 0 };
+  for (const rent of rents) {
+    if (rentExpiry(rent.blockTimestamp) > now) units[unitTypeOf(rent.blockTimestamp)] += rent.units;
+  }
+  return {
+    units,
+    total: units.legacy + units["2024"],
+    limit: (store) => units.legacy * PER_UNIT.legacy[store] + units["2024"] * PER_UNIT["2024"][store],
+  };
+}
+
+export async function loadStorage(db: Kysely<HubTables>, fid: number, nowMs: number): Promise<Storage> {
+  const rows = await db
+    .selectFrom("hub_onchain_events")
+    .select(["event", "block_timestamp"])
+    .where("fid", "=", fid)
+    .where("type", "=", OnChainEventType.EVENT_TYPE_STORAGE_RENT)
+    .execute();
+  const rents = rows.map((row) => ({
+    units: OnChainEvent.decode(row.event).storageRentEventBody?.units ?? 0,
+    blockTimestamp: Number(row.block_timestamp),
+  }));
+  return storageFromRents(rents, nowMs);
+}
+
+/** Size of one unit of each cohort, per store (for /v1/storageLimitsByFid). */
+export function perUnitLimit(type: UnitType, store: StoreType): number {
+  return PER_UNIT[type][store];
+}

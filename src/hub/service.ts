@@ -1,0 +1,392 @@
+/**
+ * HubService: everything the hub does, without HTTP. Routes, the client API's power-badge job and
+ * tests call it in process.
+ */
+import type { ActivitySource } from "../clientapi/activity.js";
+import { HubError } from "../protocol/errors.js";
+import type { HubEvent as HubEventMessage } from "../protocol/generated/hub_event.js";
+import type { ReactionType, UserDataType } from "../protocol/generated/message.js";
+import { MessageType, type CastId } from "../protocol/generated/message.js";
+import { OnChainEvent, OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
+import type { UserNameProof } from "../protocol/generated/username_proof.js";
+import { renderMessage } from "../protocol/json/index.js";
+import { decodeMessage } from "../protocol/message.js";
+import { toProtocolTime } from "../protocol/time.js";
+import type { HubCore } from "./core.js";
+import type { Accepted, Engine } from "./engine.js";
+import { EVENTS_PAGE_SIZE, eventById, eventsFrom, pruneEvents } from "./events.js";
+import { proofOfRow } from "./fnames.js";
+import {
+  castIdKey,
+  fidKey,
+  linkTypeKey,
+  nameKey,
+  setKey,
+  STORE_NAMES,
+  STORE_TYPES,
+  StoreType,
+  u8,
+  urlKey,
+} from "./keys.js";
+import { loadStorage } from "./limits.js";
+import { reactionTargetKey } from "./stores/reactions.js";
+import * as store from "./store.js";
+
+export type { PageRequest } from "./store.js";
+
+export interface MessagePage {
+  /** Each message's JSON text. */
+  messages: string[];
+  /** Standard base64 of the last key; "" on the last page. */
+  nextPageToken: string;
+}
+
+export type BulkOutcome = { ok: true; json: string } | { ok: false; hash: string; error: HubError };
+
+export interface StorageLimitsJson {
+  limits: {
+    storeType: string;
+    name: string;
+    limit: number;
+    used: number;
+    earliestTimestamp: number;
+    earliestHash: string;
+  }[];
+  units: number;
+  unitDetails: { unitType: string; unitSize: number }[];
+}
+
+export interface HubInfo {
+  version: string;
+  isSyncing: boolean;
+  nickname: string;
+  rootHash: string;
+  dbStats?: { numMessages: number; numFidEvents: number; numFnameEvents: number; approxSize: number };
+  peerId: string;
+  hubOperatorFid: number;
+}
+
+export interface Followers {
+  syncChain(): Promise<void>;
+  syncNames(): Promise<void>;
+}
+
+const ON_CHAIN_LIST_LIMIT = 10_000;
+const utf8 = new TextEncoder();
+
+export function pageToken(key: Uint8Array | undefined): string {
+  return key === undefined ? "" : Buffer.from(key).toString("base64");
+}
+
+function notFound(what: string): HubError {
+  return new HubError("not_found", `${what} not found`);
+}
+
+export class HubService implements ActivitySource {
+  constructor(
+    private readonly core: HubCore,
+    private readonly engine: Engine,
+    private readonly followers: Followers,
+    private readonly identity: { version: string; peerId: string; nickname: string },
+  ) {}
+
+  private get db() {
+    return this.core.database.db;
+  }
+
+  // Writes.
+
+  /** Merges one message (protobuf bytes); resolves with its JSON once it is durably stored. */
+  async submitMessage(bytes: Uint8Array): Promise<string> {
+    return (await this.engine.submit(bytes)).json;
+  }
+
+  /**
+   * Merges each message on its own, in order, and reports each: its JSON, or its error with the
+   * hash it claimed. Checks run concurrently; merges keep the input order.
+   */
+  async submitBulkMessages(messages: readonly Uint8Array[]): Promise<BulkOutcome[]> {
+    const prepared = await Promise.allSettled(messages.map((bytes) => this.engine.prepare(bytes)));
+    const committed = prepared.map((p) =>
+      p.status === "fulfilled" ? this.engine.commit(p.value) : Promise.reject(p.reason),
+    );
+    const settled = await Promise.allSettled(committed);
+    return settled.map((outcome, i) => {
+      if (outcome.status === "fulfilled") return { ok: true, json: (outcome.value as Accepted).json };
+      const error =
+        outcome.reason instanceof HubError
+          ? outcome.reason
+          : new HubError("unknown", "the message could not be merged");
+      return { ok: false, hash: claimedHash(messages[i]!), error };
+    });
+  }
+
+  /** Every check of submitMessage without storing; frame actions pass too. */
+  async validateMessage(bytes: Uint8Array): Promise<string> {
+    return (await this.engine.validate(bytes)).json;
+  }
+
+  // Messages.
+
+  private json(row: store.JsonRow): string {
+    if (row.json_profile === this.core.profile.name) return row.json;
+    return JSON.stringify(renderMessage(decodeMessage(row.message).message, this.core.profile));
+  }
+
+  private page(page: store.Page<store.JsonRow>): MessagePage {
+    return { messages: page.items.map((row) => this.json(row)), nextPageToken: pageToken(page.next) };
+  }
+
+  private async one(row: Promise<store.JsonRow | undefined>, what: string): Promise<string> {
+    const found = await row;
+    if (found === undefined) throw notFound(what);
+    return this.json(found);
+  }
+
+  castById(fid: number, hash: Uint8Array): Promise<string> {
+    return this.one(store.messageBySetKey(this.db, fid, StoreType.CASTS, hash, MessageType.CAST_ADD), "cast");
+  }
+
+  /** Adds and removes, as the reference lists them. */
+  async castsByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
+    return this.page(await store.messagesByFid(this.db, fid, StoreType.CASTS, {}, page));
+  }
+
+  async castsByParent(parent: CastId | string, page: store.PageRequest): Promise<MessagePage> {
+    const target = typeof parent === "string" ? urlKey(parent) : castIdKey(parent);
+    return this.page(await store.messagesByTarget(this.db, StoreType.CASTS, target, undefined, page));
+  }
+
+  async castsByMention(fid: number, page: store.PageRequest): Promise<MessagePage> {
+    return this.page(await store.castsByMention(this.db, fid, page));
+  }
+
+  reactionById(fid: number, type: ReactionType, target: CastId | string): Promise<string> {
+    const body = typeof target === "string" ? { type, targetUrl: target } : { type, targetCastId: target };
+    const key = setKey(u8(type), reactionTargetKey(body));
+    return this.one(
+      store.messageBySetKey(this.db, fid, StoreType.REACTIONS, key, MessageType.REACTION_ADD),
+      "reaction",
+    );
+  }
+
+  async reactionsByFid(
+    fid: number,
+    type: ReactionType | undefined,
+    page: store.PageRequest,
+  ): Promise<MessagePage> {
+    const filter = { types: [MessageType.REACTION_ADD], kind: type === undefined ? undefined : String(type) };
+    return this.page(await store.messagesByFid(this.db, fid, StoreType.REACTIONS, filter, page));
+  }
+
+  async reactionsByTarget(
+    target: CastId | string,
+    type: ReactionType | undefined,
+    page: store.PageRequest,
+  ): Promise<MessagePage> {
+    const key = typeof target === "string" ? urlKey(target) : castIdKey(target);
+    const kind = type === undefined ? undefined : String(type);
+    return this.page(await store.messagesByTarget(this.db, StoreType.REACTIONS, key, kind, page));
+  }
+
+  linkById(fid: number, type: string, targetFid: number): Promise<string> {
+    const key = setKey(linkTypeKey(type), fidKey(targetFid));
+    return this.one(store.messageBySetKey(this.db, fid, StoreType.LINKS, key, MessageType.LINK_ADD), "link");
+  }
+
+  async linksByFid(fid: number, type: string | undefined, page: store.PageRequest): Promise<MessagePage> {
+    const filter = { types: [MessageType.LINK_ADD], kind: type };
+    return this.page(await store.messagesByFid(this.db, fid, StoreType.LINKS, filter, page));
+  }
+
+  async linksByTargetFid(
+    targetFid: number,
+    type: string | undefined,
+    page: store.PageRequest,
+  ): Promise<MessagePage> {
+    return this.page(await store.messagesByTarget(this.db, StoreType.LINKS, fidKey(targetFid), type, page));
+  }
+
+  userData(fid: number, type: UserDataType): Promise<string> {
+    return this.one(
+      store.messageBySetKey(this.db, fid, StoreType.USER_DATA, u8(type), MessageType.USER_DATA_ADD),
+      "user data",
+    );
+  }
+
+  async userDataByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
+    return this.page(await store.messagesByFid(this.db, fid, StoreType.USER_DATA, {}, page));
+  }
+
+  verification(fid: number, address: Uint8Array): Promise<string> {
+    return this.one(
+      store.messageBySetKey(
+        this.db,
+        fid,
+        StoreType.VERIFICATIONS,
+        address,
+        MessageType.VERIFICATION_ADD_ETH_ADDRESS,
+      ),
+      "verification",
+    );
+  }
+
+  async verificationsByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
+    const filter = { types: [MessageType.VERIFICATION_ADD_ETH_ADDRESS] };
+    return this.page(await store.messagesByFid(this.db, fid, StoreType.VERIFICATIONS, filter, page));
+  }
+
+  // On-chain events.
+
+  async onChainSignersByFid(fid: number): Promise<OnChainEvent[]> {
+    return (await store.activeSignerEvents(this.db, fid, undefined))
+      .map((bytes) => OnChainEvent.decode(bytes))
+      .filter(isAdd);
+  }
+
+  async onChainSigner(fid: number, key: Uint8Array): Promise<OnChainEvent> {
+    const event = (await store.activeSignerEvents(this.db, fid, key))
+      .map((bytes) => OnChainEvent.decode(bytes))
+      .find(isAdd);
+    if (event === undefined) throw notFound("active signer");
+    return event;
+  }
+
+  async onChainEventsByFid(fid: number, type: OnChainEventType): Promise<OnChainEvent[]> {
+    if (type === OnChainEventType.EVENT_TYPE_SIGNER_MIGRATED && fid !== 0) {
+      throw new HubError("bad_request.invalid_param", "signer migrated events have fid 0");
+    }
+    const events = await store.onChainEvents(this.db, fid, type, ON_CHAIN_LIST_LIMIT);
+    return events.map((bytes) => OnChainEvent.decode(bytes));
+  }
+
+  async onChainIdRegistryEventByAddress(address: Uint8Array): Promise<OnChainEvent> {
+    const event = await store.idRegisterEventByAddress(this.db, address);
+    if (event === undefined) throw notFound("id registry event");
+    return OnChainEvent.decode(event);
+  }
+
+  async fids(page: store.PageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
+    const result = await store.fids(this.db, page);
+    return result.next === undefined
+      ? { fids: result.items }
+      : { fids: result.items, nextPageToken: pageToken(result.next) };
+  }
+
+  async storageLimitsByFid(fid: number): Promise<StorageLimitsJson> {
+    const storage = await loadStorage(this.db, fid, this.core.now());
+    const counts = await store.storeCounts(this.db, fid);
+    const limits = [];
+    for (const type of STORE_TYPES) {
+      const earliest = await store.earliestMessage(this.db, fid, type);
+      limits.push({
+        storeType: `STORE_TYPE_${STORE_NAMES[type]}`,
+        name: STORE_NAMES[type],
+        limit: storage.limit(type),
+        used: counts.get(type) ?? 0,
+        earliestTimestamp: earliest === undefined ? 0 : Number(earliest.timestamp),
+        earliestHash: earliest === undefined ? "" : Buffer.from(earliest.hash).toString("base64"),
+      });
+    }
+    return {
+      limits,
+      units: storage.total,
+      unitDetails: [
+        { unitType: "UNIT_TYPE_LEGACY", unitSize: storage.units.legacy },
+        { unitType: "UNIT_TYPE_2024", unitSize: storage.units["2024"] },
+      ],
+    };
+  }
+
+  // Username proofs.
+
+  async userNameProofByName(name: string): Promise<UserNameProof> {
+    const fname = await store.fnameProof(this.db, name);
+    if (fname !== undefined) return proofOfRow(fname);
+    const message = await store.usernameProofMessageByName(this.db, nameKey(utf8.encode(name)));
+    const proof = message === undefined ? undefined : decodeMessage(message).message.data?.usernameProofBody;
+    if (proof === undefined) throw notFound("username proof");
+    return proof;
+  }
+
+  /** The fid's fname proofs first, then its name-service proofs. */
+  async userNameProofsByFid(fid: number): Promise<UserNameProof[]> {
+    const proofs = (await store.fnameProofsOf(this.db, fid)).map(proofOfRow);
+    for (const message of await store.usernameProofMessages(this.db, fid)) {
+      const proof = decodeMessage(message).message.data?.usernameProofBody;
+      if (proof !== undefined) proofs.push(proof);
+    }
+    return proofs;
+  }
+
+  // Hub events.
+
+  /** Events with id ≥ fromId, oldest first, at most 100; the next page starts at the last id + 1. */
+  async events(
+    fromId: number,
+    limit = EVENTS_PAGE_SIZE,
+  ): Promise<{ events: HubEventMessage[]; nextPageEventId: number }> {
+    const events = await eventsFrom(this.db, fromId, limit);
+    const last = events[events.length - 1];
+    return { events, nextPageEventId: last === undefined ? fromId + 1 : last.id + 1 };
+  }
+
+  async eventById(id: number): Promise<HubEventMessage> {
+    const event = await eventById(this.db, id);
+    if (event === undefined) throw notFound("event");
+    return event;
+  }
+
+  // Activity for the client API's power badges.
+
+  async reactorsByAuthor(sinceUnixSeconds: number): Promise<Map<number, number>> {
+    const since = Math.max(0, toProtocolTime(Math.max(sinceUnixSeconds * 1000, 1609459200000)));
+    return store.reactorsByAuthor(this.db, since);
+  }
+
+  // Operations.
+
+  async info(withStats: boolean): Promise<HubInfo> {
+    const dbStats = withStats
+      ? { ...(await store.statistics(this.db)), approxSize: await store.approximateSize(this.core.database) }
+      : undefined;
+    // Key order as the reference writes it.
+    return {
+      version: this.identity.version,
+      isSyncing: false,
+      nickname: this.identity.nickname,
+      rootHash: "",
+      ...(dbStats === undefined ? {} : { dbStats }),
+      peerId: this.identity.peerId,
+      hubOperatorFid: 0,
+    };
+  }
+
+  /** Merges every on-chain event mined so far. */
+  syncChain(): Promise<void> {
+    return this.followers.syncChain();
+  }
+
+  /** Merges every registry transfer published so far. */
+  syncNames(): Promise<void> {
+    return this.followers.syncNames();
+  }
+
+  /** Deletes hub events older than three days. */
+  pruneEvents(): Promise<number> {
+    return pruneEvents(this.db, this.core.now());
+  }
+}
+
+function isAdd(event: OnChainEvent): boolean {
+  return event.signerEventBody?.eventType === SignerEventType.ADD;
+}
+
+function claimedHash(bytes: Uint8Array): string {
+  try {
+    const hash = decodeMessage(bytes).message.hash;
+    return hash.length === 0 ? "" : "0x" + Buffer.from(hash).toString("hex");
+  } catch {
+    return "";
+  }
+}

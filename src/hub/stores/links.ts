@@ -1,0 +1,20 @@
+import { MessageType, type MessageData } from "../../protocol/generated/message.js";
+import { fidKey, linkTypeKey, setKey, StoreType } from "../keys.js";
+import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
+
+/** A fid has at most one link of each type to each target fid; compact states live in linkCompactState.ts. */
+export const links: StoreSpec = {
+  store: StoreType.LINKS,
+  addType: MessageType.LINK_ADD,
+  removeType: MessageType.LINK_REMOVE,
+  setKey(data: MessageData) {
+    const body = data.linkBody!;
+    return setKey(linkTypeKey(body.type), fidKey(body.targetFid ?? 0));
+  },
+  ranksAbove: lastWriteWins,
+  index(data: MessageData): IndexColumns {
+    const body = data.linkBody!;
+    const target = body.targetFid ?? 0;
+    return { kind: body.type, target: fidKey(target), targetFid: target, mentions: [] };
+  },
+};

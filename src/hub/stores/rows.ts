@@ -1,0 +1,141 @@
+/**
+ * Rows of hub_messages as the merges see them, and the two writes every store shares: inserting a
+ * message with its index columns and mentions, deleting one with them. Counts follow both.
+ */
+import { decodeMessage } from "../../protocol/message.js";
+import { MessageType, type Message } from "../../protocol/generated/message.js";
+import { adjustCount, type MergeContext } from "../context.js";
+import type { StoreType } from "../keys.js";
+import type { IndexColumns } from "./spec.js";
+
+/** A message that passed validation, with the bytes it arrived in. */
+export interface Incoming {
+  /** `data` is the decoding of the hashed bytes. */
+  message: Message;
+  bytes: Uint8Array;
+  hash: Uint8Array;
+  tsHash: Uint8Array;
+  /** The message's JSON under the hub's naming profile, rendered once. */
+  json: string;
+}
+
+export interface MergeRow {
+  fid: number;
+  store: number;
+  ts_hash: Uint8Array;
+  set_key: Uint8Array;
+  type: number;
+  timestamp: number;
+  target: Uint8Array | null;
+  message: Uint8Array;
+}
+
+export const MERGE_COLUMNS = [
+  "fid",
+  "store",
+  "ts_hash",
+  "set_key",
+  "type",
+  "timestamp",
+  "target",
+  "message",
+] as const;
+
+/** PostgreSQL returns bigint columns as numbers already; SQLite may too. This pins the types. */
+export function toMergeRow(row: MergeRow): MergeRow {
+  return { ...row, fid: Number(row.fid), timestamp: Number(row.timestamp) };
+}
+
+export async function findBySetKey(
+  ctx: MergeContext,
+  fid: number,
+  store: StoreType,
+  key: Uint8Array,
+): Promise<MergeRow | undefined> {
+  const row = await ctx.trx
+    .selectFrom("hub_messages")
+    .select(MERGE_COLUMNS)
+    .where("fid", "=", fid)
+    .where("store", "=", store)
+    .where("set_key", "=", key)
+    .executeTakeFirst();
+  return row === undefined ? undefined : toMergeRow(row);
+}
+
+/** Adds of every fid indexed under `target` in a store. */
+export async function findByTarget(
+  ctx: MergeContext,
+  store: StoreType,
+  target: Uint8Array,
+): Promise<MergeRow[]> {
+  const rows = await ctx.trx
+    .selectFrom("hub_messages")
+    .select(MERGE_COLUMNS)
+    .where("store", "=", store)
+    .where("target", "=", target)
+    .execute();
+  return rows.map(toMergeRow);
+}
+
+export async function insertMessage(
+  ctx: MergeContext,
+  store: StoreType,
+  incoming: Incoming,
+  setKey: Uint8Array,
+  index: IndexColumns,
+): Promise<void> {
+  const data = incoming.message.data!;
+  await ctx.trx
+    .insertInto("hub_messages")
+    .values({
+      fid: data.fid,
+      store,
+      ts_hash: incoming.tsHash,
+      set_key: setKey,
+      type: data.type,
+      timestamp: data.timestamp,
+      hash: incoming.hash,
+      signer: incoming.message.signer,
+      kind: index.kind,
+      target: index.target,
+      target_fid: index.targetFid,
+      message: incoming.bytes,
+      json: incoming.json,
+      json_profile: ctx.profile.name,
+    })
+    .execute();
+  const mentions = [...new Set(index.mentions)];
+  if (mentions.length > 0) {
+    await ctx.trx
+      .insertInto("hub_cast_mentions")
+      .values(mentions.map((mention) => ({ mention_fid: mention, ts_hash: incoming.tsHash, fid: data.fid })))
+      .execute();
+  }
+  if (counted(data.type)) await adjustCount(ctx, data.fid, store, 1);
+}
+
+/** Compact states are not counted against the links limit (as in the reference hub), nor ever pruned. */
+function counted(type: number): boolean {
+  return type !== MessageType.LINK_COMPACT_STATE;
+}
+
+/** Deletes a stored message and what indexes it; returns it decoded, for the event that reports it. */
+export async function deleteMessage(ctx: MergeContext, row: MergeRow): Promise<Message> {
+  const { message } = decodeMessage(row.message);
+  await ctx.trx
+    .deleteFrom("hub_messages")
+    .where("fid", "=", row.fid)
+    .where("store", "=", row.store)
+    .where("ts_hash", "=", row.ts_hash)
+    .execute();
+  const mentions = message.data?.castAddBody?.mentions ?? [];
+  if (mentions.length > 0) {
+    await ctx.trx
+      .deleteFrom("hub_cast_mentions")
+      .where("mention_fid", "in", [...new Set(mentions)])
+      .where("ts_hash", "=", row.ts_hash)
+      .execute();
+  }
+  if (counted(row.type)) await adjustCount(ctx, row.fid, row.store as StoreType, -1);
+  return message;
+}

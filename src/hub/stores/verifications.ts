@@ -1,0 +1,24 @@
+import { MessageType, type MessageData } from "../../protocol/generated/message.js";
+import { addressKey, StoreType } from "../keys.js";
+import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
+
+function address(data: MessageData): Uint8Array {
+  return (data.verificationAddAddressBody ?? data.verificationRemoveBody)!.address;
+}
+
+/**
+ * One verification per address per fid. The address is also indexed across fids: as in the
+ * reference hub, an address is verified by one fid at a time (crdt.ts enforces it).
+ */
+export const verifications: StoreSpec = {
+  store: StoreType.VERIFICATIONS,
+  addType: MessageType.VERIFICATION_ADD_ETH_ADDRESS,
+  removeType: MessageType.VERIFICATION_REMOVE,
+  setKey(data: MessageData) {
+    return address(data);
+  },
+  ranksAbove: lastWriteWins,
+  index(data: MessageData): IndexColumns {
+    return { kind: null, target: addressKey(address(data)), targetFid: null, mentions: [] };
+  },
+};

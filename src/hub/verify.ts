@@ -1,0 +1,155 @@
+/**
+ * Stateless validation of submitted bytes, in a pool of worker threads: signature checks dominate
+ * the cost of a submit, so they run beside the thread that serves HTTP and commits merges.
+ * `workers: 0` validates on the calling thread.
+ */
+import { availableParallelism } from "node:os";
+import { Worker } from "node:worker_threads";
+import { HubError, isHubErrorCode, type HubErrorCode } from "../protocol/errors.js";
+import { decodeMessage } from "../protocol/message.js";
+import type { NamingProfile } from "../protocol/naming.js";
+import { validateMessage } from "../protocol/validation/index.js";
+
+export interface VerifyRequest {
+  id: number;
+  bytes: Uint8Array;
+  /** Unix ms: "now" for the future-timestamp bound. */
+  now: number;
+}
+
+export type VerifyVerdict =
+  { id: number; errCode: HubErrorCode; message: string } | { id: number; errCode: null };
+
+export async function validateBytes(request: VerifyRequest, profile: NamingProfile): Promise<VerifyVerdict> {
+  try {
+    const { message, dataBytes } = decodeMessage(request.bytes);
+    const result = await validateMessage(message, dataBytes, { now: () => request.now, profile });
+    if (result.ok) return { id: request.id, errCode: null };
+    return { id: request.id, errCode: result.error.errCode, message: result.error.message };
+  } catch (error) {
+    if (error instanceof HubError) return { id: request.id, errCode: error.errCode, message: error.message };
+    return { id: request.id, errCode: "bad_request.validation_failure", message: "invalid message" };
+  }
+}
+
+export interface Verifier {
+  /** The stateless validation error of the message, or undefined when it is valid. */
+  validate(bytes: Uint8Array, now: number): Promise<HubError | undefined>;
+  close(): Promise<void>;
+}
+
+function toError(verdict: VerifyVerdict): HubError | undefined {
+  if (verdict.errCode === null) return undefined;
+  const code = isHubErrorCode(verdict.errCode) ? verdict.errCode : "bad_request.validation_failure";
+  return new HubError(code, verdict.message);
+}
+
+function inlineVerifier(profile: NamingProfile): Verifier {
+  return {
+    validate: async (bytes, now) => toError(await validateBytes({ id: 0, bytes, now }, profile)),
+    close: async () => undefined,
+  };
+}
+
+function spawn(profile: NamingProfile): Worker {
+  const workerData = { profile: profile.name };
+  // Under tsx (tests, bench) the worker is TypeScript and needs the loader registered first.
+  if (import.meta.url.endsWith(".ts")) {
+    const url = new URL("./verifyWorker.ts", import.meta.url).href;
+    const boot = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url)}); });`;
+    return new Worker(boot, { eval: true, workerData });
+  }
+  return new Worker(new URL("./verifyWorker.js", import.meta.url), { workerData });
+}
+
+interface Waiting {
+  resolve(error: HubError | undefined): void;
+  reject(error: Error): void;
+}
+
+/**
+ * Requests made in the same turn of the event loop travel to the workers as one batch each, which
+ * keeps the cost of thread messaging per message small.
+ */
+class WorkerPool implements Verifier {
+  readonly #workers: Worker[];
+  readonly #ready: Promise<unknown>;
+  readonly #waiting = new Map<number, Waiting>();
+  #queue: VerifyRequest[] = [];
+  #nextId = 1;
+  #next = 0;
+  #scheduled = false;
+
+  constructor(count: number, profile: NamingProfile) {
+    const ready: Promise<void>[] = [];
+    this.#workers = Array.from({ length: count }, () => {
+      const worker = spawn(profile);
+      ready.push(
+        new Promise((resolve, reject) => {
+          worker.once("message", () => resolve());
+          worker.once("error", reject);
+        }),
+      );
+      worker.on("message", (verdicts: VerifyVerdict[] | "ready") => {
+        if (verdicts === "ready") return;
+        for (const verdict of verdicts) {
+          const waiting = this.#waiting.get(verdict.id);
+          this.#waiting.delete(verdict.id);
+          waiting?.resolve(toError(verdict));
+        }
+        if (this.#waiting.size === 0) for (const w of this.#workers) w.unref();
+      });
+      worker.on("error", (error) => this.#failAll(error));
+      worker.unref();
+      return worker;
+    });
+    this.#ready = Promise.all(ready);
+    this.#ready.catch((error: Error) => this.#failAll(error));
+  }
+
+  validate(bytes: Uint8Array, now: number): Promise<HubError | undefined> {
+    const id = this.#nextId++;
+    // Idle workers do not keep the process alive; busy ones do, until their answers arrive.
+    if (this.#waiting.size === 0) for (const worker of this.#workers) worker.ref();
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, { resolve, reject });
+      this.#queue.push({ id, bytes, now });
+      if (!this.#scheduled) {
+        this.#scheduled = true;
+        setImmediate(
+          () =>
+            void this.#ready.then(
+              () => this.#flush(),
+              () => undefined,
+            ),
+        );
+      }
+    });
+  }
+
+  #flush(): void {
+    this.#scheduled = false;
+    const queue = this.#queue;
+    this.#queue = [];
+    const share = Math.ceil(queue.length / this.#workers.length);
+    for (let i = 0; i < queue.length; i += share) {
+      const worker = this.#workers[this.#next++ % this.#workers.length]!;
+      worker.postMessage(queue.slice(i, i + share));
+    }
+  }
+
+  #failAll(error: Error): void {
+    for (const waiting of this.#waiting.values()) waiting.reject(error);
+    this.#waiting.clear();
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.#workers.map((worker) => worker.terminate()));
+    this.#failAll(new Error("verifier closed"));
+  }
+}
+
+export function createVerifier(workers: number | undefined, profile: NamingProfile): Verifier {
+  const count = workers ?? availableParallelism();
+  return count > 0 ? new WorkerPool(count, profile) : inlineVerifier(profile);
+}
