@@ -1,3 +1,4 @@
+import { ChannelCache } from "./channelCache.js";
 import type { Cursors } from "./cursor.js";
 import { badInput, conflict, notFound } from "./errors.js";
 import { ACTION_ICONS } from "./icons.js";
@@ -72,11 +73,15 @@ const json = (value: number[] | null | undefined) =>
  * writes that feed them. Every write is one transaction, checked before anything is written.
  */
 export class Directory {
+  private readonly channelCache: ChannelCache;
+
   constructor(
     private readonly store: ClientApiStore,
     private readonly cursors: Cursors,
     private readonly nowSeconds: () => number,
-  ) {}
+  ) {
+    this.channelCache = new ChannelCache(store);
+  }
 
   // Reads
 
@@ -111,16 +116,21 @@ export class Directory {
     return page;
   }
 
-  followedChannels(fid: number, query: PageQuery): Promise<Page<ChannelJson & { followedAt: number }>> {
-    return readPage(
+  async followedChannels(fid: number, query: PageQuery): Promise<Page<ChannelJson & { followedAt: number }>> {
+    const page = await readPage(
       this.cursors,
       `following:${fid}`,
       query,
       ["t", "i"],
       (after, limit) => this.store.followedChannels(fid, after && { at: after.t!, id: after.i! }, limit),
-      (row) => ({ t: row.followed_at, i: row.follow_id }),
-      (row) => ({ ...renderChannel(row), followedAt: row.followed_at }),
+      (row) => ({ t: row.followed_at, i: row.id }),
+      (row) => row,
     );
+    const channels = await this.channelCache.get(page.items.map((row) => row.channel_id));
+    return {
+      ...page,
+      items: page.items.map((row) => ({ ...channels.get(row.channel_id)!, followedAt: row.followed_at })),
+    };
   }
 
   async followStatus(fid: number, channelId: string): Promise<{ following: boolean; followedAt?: number }> {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Insertable, Kysely, Selectable, Updateable } from "kysely";
+import { type Insertable, type Kysely, type Selectable, type Updateable, sql } from "kysely";
 import { type Database, serializedTransaction } from "../storage/index.js";
 import type { ActionKind, ApiTables, KeyRequestState } from "./tables.js";
 
@@ -63,37 +63,58 @@ export class ClientApiStore {
 
   async insertChannel(trx: Executor, row: Insertable<ApiTables["api_channels"]>): Promise<void> {
     await trx.insertInto("api_channels").values(row).execute();
+    await this.channelsChanged(trx);
   }
 
   async updateChannel(trx: Executor, id: string, patch: ChannelPatch): Promise<void> {
     if (Object.keys(patch).length === 0) return;
     await trx.updateTable("api_channels").set(patch).where("id", "=", id).execute();
+    await this.channelsChanged(trx);
   }
 
   // Channel follows
 
-  channelFollowers(channelId: string, after: After | undefined, limit: number) {
-    let query = this.db
-      .selectFrom("api_channel_follows")
-      .select(["id", "fid", "followed_at"])
-      .where("channel_id", "=", channelId);
-    if (after)
-      query = query.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after.at, after.id)));
-    return query.orderBy("followed_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  // The keyset page reads are the hot path: they are written as parameterised SQL templates, which
+  // cost about half as much per request as the same queries built with the query builder.
+
+  async channelFollowers(channelId: string, after: After | undefined, limit: number) {
+    const keyset = after ? sql`and (followed_at, id) < (${after.at}, ${after.id})` : sql``;
+    const { rows } = await sql<{ id: number; fid: number; followed_at: number }>`
+      select id, fid, followed_at from api_channel_follows
+      where channel_id = ${channelId} ${keyset}
+      order by followed_at desc, id desc limit ${limit}`.execute(this.db);
+    return rows;
   }
 
-  followedChannels(fid: number, after: After | undefined, limit: number) {
-    let query = this.db
-      .selectFrom("api_channel_follows as f")
-      .innerJoin("api_channels as c", "c.id", "f.channel_id")
-      .selectAll("c")
-      .select(["f.id as follow_id", "f.followed_at"])
-      .where("f.fid", "=", fid);
-    if (after)
-      query = query.where((eb) =>
-        eb(eb.refTuple("f.followed_at", "f.id"), "<", eb.tuple(after.at, after.id)),
-      );
-    return query.orderBy("f.followed_at", "desc").orderBy("f.id", "desc").limit(limit).execute();
+  async followedChannels(fid: number, after: After | undefined, limit: number) {
+    const keyset = after ? sql`and (followed_at, id) < (${after.at}, ${after.id})` : sql``;
+    const { rows } = await sql<{ id: number; channel_id: string; followed_at: number }>`
+      select id, channel_id, followed_at from api_channel_follows
+      where fid = ${fid} ${keyset}
+      order by followed_at desc, id desc limit ${limit}`.execute(this.db);
+    return rows;
+  }
+
+  channelsByIds(ids: string[]): Promise<ChannelRow[]> {
+    return this.db.selectFrom("api_channels").selectAll().where("id", "in", ids).execute();
+  }
+
+  async channelsVersion(): Promise<number> {
+    const row = await this.db
+      .selectFrom("api_versions")
+      .select("version")
+      .where("name", "=", "channels")
+      .executeTakeFirstOrThrow();
+    return row.version;
+  }
+
+  /** Every write to api_channels calls this in its transaction, so that cached channels are dropped. */
+  private async channelsChanged(trx: Executor): Promise<void> {
+    await trx
+      .updateTable("api_versions")
+      .set((eb) => ({ version: eb("version", "+", 1) }))
+      .where("name", "=", "channels")
+      .execute();
   }
 
   followedAt(channelId: string, fid: number, q: Executor = this.db): Promise<number | undefined> {
@@ -120,6 +141,7 @@ export class ClientApiStore {
       .set((eb) => ({ follower_count: eb("follower_count", "+", 1) }))
       .where("id", "=", channelId)
       .execute();
+    await this.channelsChanged(trx);
     return true;
   }
 
@@ -137,6 +159,7 @@ export class ClientApiStore {
       .set((eb) => ({ follower_count: eb("follower_count", "-", 1) }))
       .where("id", "=", channelId)
       .execute();
+    await this.channelsChanged(trx);
     return true;
   }
 
@@ -152,16 +175,20 @@ export class ClientApiStore {
       .set((eb) => ({ follower_count: eb("follower_count", "+", follows.length) }))
       .where("id", "=", channelId)
       .execute();
+    await this.channelsChanged(trx);
   }
 
   // Blocks
 
-  blocks(blockerFid: number | undefined, after: After | undefined, limit: number) {
-    let query = this.db.selectFrom("api_blocks").select(["id", "blocker_fid", "blocked_fid", "created_at"]);
-    if (blockerFid !== undefined) query = query.where("blocker_fid", "=", blockerFid);
-    if (after)
-      query = query.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after.at, after.id)));
-    return query.orderBy("created_at", "desc").orderBy("id", "desc").limit(limit).execute();
+  async blocks(blockerFid: number | undefined, after: After | undefined, limit: number) {
+    const conditions = [];
+    if (blockerFid !== undefined) conditions.push(sql`blocker_fid = ${blockerFid}`);
+    if (after) conditions.push(sql`(created_at, id) < (${after.at}, ${after.id})`);
+    const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+    const { rows } = await sql<{ id: number; blocker_fid: number; blocked_fid: number; created_at: number }>`
+      select id, blocker_fid, blocked_fid, created_at from api_blocks ${where}
+      order by created_at desc, id desc limit ${limit}`.execute(this.db);
+    return rows;
   }
 
   async block(trx: Executor, blockerFid: number, blockedFid: number, createdAt: number): Promise<number> {
@@ -191,22 +218,20 @@ export class ClientApiStore {
 
   // Actions
 
-  topActions(kind: ActionKind, after: { users: number; id: number } | undefined, limit: number) {
-    let query = this.db.selectFrom("api_actions").selectAll().where("kind", "=", kind);
-    if (after)
-      query = query.where((eb) =>
-        eb(eb.refTuple("install_count", "id"), "<", eb.tuple(after.users, after.id)),
-      );
-    return query.orderBy("install_count", "desc").orderBy("id", "desc").limit(limit).execute();
+  async topActions(kind: ActionKind, after: { users: number; id: number } | undefined, limit: number) {
+    const keyset = after ? sql`and (install_count, id) < (${after.users}, ${after.id})` : sql``;
+    const { rows } = await sql<ActionRow>`
+      select * from api_actions where kind = ${kind} ${keyset}
+      order by install_count desc, id desc limit ${limit}`.execute(this.db);
+    return rows;
   }
 
-  featuredActions(after: { rank: number; id: number } | undefined, limit: number) {
-    let query = this.db.selectFrom("api_actions").selectAll().where("featured_rank", "is not", null);
-    if (after)
-      query = query.where((eb) =>
-        eb(eb.refTuple("featured_rank", "id"), ">", eb.tuple(after.rank, after.id)),
-      );
-    return query.orderBy("featured_rank").orderBy("id").limit(limit).execute();
+  async featuredActions(after: { rank: number; id: number } | undefined, limit: number) {
+    const keyset = after ? sql`and (featured_rank, id) > (${after.rank}, ${after.id})` : sql``;
+    const { rows } = await sql<ActionRow>`
+      select * from api_actions where featured_rank is not null ${keyset}
+      order by featured_rank, id limit ${limit}`.execute(this.db);
+    return rows;
   }
 
   getAction(id: number, q: Executor = this.db): Promise<ActionRow | undefined> {

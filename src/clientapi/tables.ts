@@ -72,6 +72,8 @@ export interface ApiTables {
     updated_at: number;
   };
   api_gateway_nonces: { custody: string; nonce: number };
+  /** `channels`: bumped by every write to a channel row (follower counts included). */
+  api_versions: { name: string; version: number };
 }
 
 export type ActionKind = "cast" | "composer";

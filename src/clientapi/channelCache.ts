@@ -1,0 +1,30 @@
+import { type ChannelJson, renderChannel } from "./render.js";
+import type { ClientApiStore } from "./store.js";
+
+const MAX_CACHED = 10_000;
+
+/**
+ * Rendered channels kept in memory for list pages that show many channels. One point read of the
+ * channels version per use tells whether any channel row changed since (in any process sharing the
+ * database); if so the cache starts over, so answers are never staler than that read.
+ */
+export class ChannelCache {
+  private version = -1;
+  private readonly channels = new Map<string, ChannelJson>();
+
+  constructor(private readonly store: ClientApiStore) {}
+
+  async get(ids: string[]): Promise<Map<string, ChannelJson>> {
+    const version = await this.store.channelsVersion();
+    if (version !== this.version || this.channels.size > MAX_CACHED) {
+      this.channels.clear();
+      this.version = version;
+    }
+    const missing = [...new Set(ids.filter((id) => !this.channels.has(id)))];
+    if (missing.length > 0) {
+      for (const row of await this.store.channelsByIds(missing))
+        this.channels.set(row.id, renderChannel(row));
+    }
+    return this.channels;
+  }
+}
