@@ -333,6 +333,26 @@ for (const engine of await testEngines()) {
         });
       });
 
+      it("shows channel changes in followed-channel pages at once, also those made by another process", async () => {
+        const before = (await get("/v1/user-following-channels?fid=1")).body.result.channels;
+        assert.equal(before[0].name, "Books & reading");
+        await admin("PATCH", "/v1/admin/channels/books", { name: "Reading room" });
+        const renamed = (await get("/v1/user-following-channels?fid=1")).body.result.channels;
+        assert.equal(renamed[0].name, "Reading room");
+        const other = await h.restart();
+        await other.service.directory.follow("books", 77, NOW - 5);
+        await other.service.directory.updateChannel("books", { description: "Lists and reviews" });
+        const after = (await get("/v1/user-following-channels?fid=1")).body.result.channels;
+        assert.equal(after[0].followerCount, 2);
+        assert.equal(after[0].description, "Lists and reviews");
+        await other.service.directory.unfollow("books", 77);
+        assert.equal(
+          (await get("/v1/user-following-channels?fid=1")).body.result.channels[0].followerCount,
+          1,
+        );
+        await other.close();
+      });
+
       it("tells whether a fid follows a channel, and since when", async () => {
         assert.deepEqual(await get("/v1/user-channel?fid=1&channelId=books"), {
           status: 200,
