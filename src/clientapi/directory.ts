@@ -4,7 +4,7 @@ import { badInput, conflict, notFound } from "./errors.js";
 import { ACTION_ICONS } from "./icons.js";
 import { type Page, type PageQuery, readPage } from "./paging.js";
 import { type ActionJson, type ChannelJson, renderAction, renderChannel } from "./render.js";
-import type { ChannelPatch, ClientApiStore, Executor } from "./store.js";
+import type { ActionRow, ChannelPatch, ClientApiStore, Executor } from "./store.js";
 import type { ActionKind } from "./tables.js";
 
 export interface ChannelFields {
@@ -312,20 +312,19 @@ export class Directory {
         featured_rank: null,
         created_at: this.nowSeconds(),
       });
-      return this.actionRecord(id, trx);
+      return this.recordOf(id, trx);
     });
   }
 
   async actions(): Promise<ActionRecord[]> {
-    const rows = await this.store.db.selectFrom("api_actions").select("id").orderBy("id").execute();
-    return Promise.all(rows.map((row) => this.actionRecord(row.id, this.store.db)));
+    return (await this.store.listActions()).map(actionRecord);
   }
 
   install(actionId: number, fid: number): Promise<ActionRecord> {
     return this.store.transaction(`api:action:${actionId}`, async (trx) => {
       await this.existingAction(actionId, trx);
       await this.store.install(trx, actionId, fid, this.nowSeconds());
-      return this.actionRecord(actionId, trx);
+      return this.recordOf(actionId, trx);
     });
   }
 
@@ -333,7 +332,7 @@ export class Directory {
     return this.store.transaction(`api:action:${actionId}`, async (trx) => {
       await this.existingAction(actionId, trx);
       await this.store.uninstall(trx, actionId, fid);
-      return this.actionRecord(actionId, trx);
+      return this.recordOf(actionId, trx);
     });
   }
 
@@ -344,7 +343,7 @@ export class Directory {
       if (action.kind !== "composer")
         throw conflict(`action ${actionId} is a cast action; only composer actions are featured`);
       await this.store.setFeaturedRank(trx, actionId, rank ?? (await this.store.lastFeaturedRank(trx)) + 1);
-      return this.actionRecord(actionId, trx);
+      return this.recordOf(actionId, trx);
     });
   }
 
@@ -352,7 +351,7 @@ export class Directory {
     return this.store.transaction("api:actions", async (trx) => {
       await this.existingAction(actionId, trx);
       await this.store.setFeaturedRank(trx, actionId, null);
-      return this.actionRecord(actionId, trx);
+      return this.recordOf(actionId, trx);
     });
   }
 
@@ -377,16 +376,8 @@ export class Directory {
     return action;
   }
 
-  private async actionRecord(actionId: number, q: Executor): Promise<ActionRecord> {
-    const row = (await this.store.getAction(actionId, q))!;
-    const record: ActionRecord = {
-      id: row.id,
-      type: row.kind,
-      ...renderAction(row),
-      installCount: row.install_count,
-    };
-    if (row.featured_rank !== null) record.featuredRank = row.featured_rank;
-    return record;
+  private async recordOf(actionId: number, q: Executor): Promise<ActionRecord> {
+    return actionRecord((await this.store.getAction(actionId, q))!);
   }
 
   private async assertUrlFree(trx: Executor, url: string, channelId: string): Promise<void> {
@@ -456,6 +447,17 @@ export class Directory {
     }
     return patch;
   }
+}
+
+function actionRecord(row: ActionRow): ActionRecord {
+  const record: ActionRecord = {
+    id: row.id,
+    type: row.kind,
+    ...renderAction(row),
+    installCount: row.install_count,
+  };
+  if (row.featured_rank !== null) record.featuredRank = row.featured_rank;
+  return record;
 }
 
 function unknownChannel(channelId: string) {

@@ -1,4 +1,5 @@
 import type { NewAction, NewChannel } from "./directory.js";
+import { ClientApiError } from "./errors.js";
 import type { ClientApiService } from "./service.js";
 
 const DAY = 86_400;
@@ -172,5 +173,12 @@ export async function seedDemo(service: ClientApiService, now: () => number): Pr
     if (!state.grants.includes(fid) && !state.revocations.includes(fid)) await powerBadges.grant(fid);
   }
 
-  await directory.sponsor(SPONSOR.fid).catch(() => directory.setSponsorCredits(SPONSOR.fid, SPONSOR.credits));
+  const signedUp = await directory.sponsor(SPONSOR.fid).then(
+    () => true,
+    (error: unknown) => {
+      if (error instanceof ClientApiError && error.statusCode === 404) return false;
+      throw error;
+    },
+  );
+  if (!signedUp) await directory.setSponsorCredits(SPONSOR.fid, SPONSOR.credits);
 }

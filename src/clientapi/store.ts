@@ -234,6 +234,10 @@ export class ClientApiStore {
     return rows;
   }
 
+  listActions(): Promise<ActionRow[]> {
+    return this.db.selectFrom("api_actions").selectAll().orderBy("id").execute();
+  }
+
   getAction(id: number, q: Executor = this.db): Promise<ActionRow | undefined> {
     return q.selectFrom("api_actions").selectAll().where("id", "=", id).executeTakeFirst();
   }
