@@ -6,6 +6,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ApprovalTypedData } from "../../src/clientapi/index.js";
 import type { ApiTables } from "../../src/clientapi/tables.js";
 import { KeyRequestError, approveKeyRequest } from "../../src/cli/keyRequest.js";
+import { httpChainClient } from "../../src/devchain/httpClient.js";
+import { listen } from "../../src/http/index.js";
 import { generateEd25519KeyPair } from "../../src/protocol/ed25519.js";
 import { type Database, openDatabase } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";
@@ -625,4 +627,77 @@ for (const engine of await testEngines()) {
 function pick(request: Record<string, unknown>) {
   const { token, deeplinkUrl, key, state, requestFid, isSponsored } = request;
   return { token, deeplinkUrl, key, state, requestFid, isSponsored };
+}
+
+for (const engine of await testEngines()) {
+  describe(
+    `signed key requests over the devchain's HTTP interface on ${engine.engine}`,
+    { skip: engine.skip },
+    () => {
+      let h: Harness;
+      let chainUrl: string;
+      let api: Awaited<ReturnType<Harness["restart"]>>;
+      let base: string;
+
+      before(async () => {
+        h = await startHarness(engine);
+        chainUrl = await listen(h.devchain.app, "chain", "127.0.0.1", 0);
+        // The client API started alone, with --chain-url.
+        api = await h.restart({ chain: httpChainClient(chainUrl) });
+        base = await listen(api.app, "api", "127.0.0.1", 0);
+      });
+      after(() => h?.close());
+
+      it("completes the flow, and answers 409 for a refused key add and 503 for an unreachable chain", async () => {
+        const app = await registerWallet(h.devchain);
+        const user = await registerWallet(h.devchain);
+        const key = newKey();
+        const make = async () => {
+          const deadline = Math.floor(Date.now() / 1000) + 3600;
+          const signature = await signRequest(app, key, deadline);
+          return call(base, "POST", "/v2/signed-key-requests", {
+            key,
+            requestFid: app.fid,
+            deadline,
+            signature,
+          });
+        };
+        const approve = async (token: string) => {
+          const typed = (
+            await call(base, "GET", `/v2/signed-key-request/approval?token=${token}&fid=${user.fid}`)
+          ).body.result.typedData as ApprovalTypedData;
+          return call(base, "POST", "/v2/signed-key-request/approval", {
+            token,
+            fid: user.fid,
+            nonce: typed.message.nonce,
+            deadline: typed.message.deadline,
+            signature: await user.account.signTypedData(typed as never),
+          });
+        };
+        const first = (await make()).body.result.signedKeyRequest;
+        assert.equal((await approve(first.token)).body.result.signedKeyRequest.state, "approved");
+        await h.devchain.chain.mine();
+        assert.equal(
+          (await call(base, "GET", `/v2/signed-key-request?token=${first.token}`)).body.result
+            .signedKeyRequest.state,
+          "completed",
+        );
+        const second = (await make()).body.result.signedKeyRequest;
+        assert.deepEqual(await approve(second.token), {
+          status: 409,
+          body: errorOf(`the chain refused the key add: key ${key} is already added to fid ${user.fid}`),
+        });
+
+        await h.devchain.app.close();
+        assert.deepEqual(await make(), {
+          status: 503,
+          body: errorOf(
+            `the chain is unavailable; could not read or write the custody address of fid ${app.fid}`,
+          ),
+        });
+        // Reads that do not need the chain still answer.
+        assert.equal((await call(base, "GET", `/v2/signed-key-request?token=${second.token}`)).status, 200);
+      });
+    },
+  );
 }
