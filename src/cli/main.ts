@@ -2,7 +2,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { StartupError } from "../http/index.js";
-import { START_OPTIONS, UsageError, parseStartOptions } from "./options.js";
+import { START_OPTIONS, UsageError, parseStartOptions, usageErrorOf } from "./options.js";
 import { startStack } from "./stack.js";
 
 const LABELS = { registry: "registry  ", hub: "hub       ", api: "client API", chain: "devchain  " } as const;
@@ -157,11 +157,8 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(error instanceof UsageError ? 2 : 1);
   }
   const message = error instanceof Error ? error.message : String(error);
-  if (
-    (error as { code?: string }).code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ||
-    (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")
-  ) {
-    console.error(`castnet: ${message}`);
+  if ((error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
+    console.error(`castnet: ${usageErrorOf(error, "castnet --help").message}`);
     process.exit(2);
   }
   console.error(`castnet: ${message}`);

@@ -32,6 +32,16 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** node:util parseArgs errors as one short sentence that points at the help. */
+export function usageErrorOf(error: unknown, help: string): UsageError {
+  const message = (error as Error).message.split("\n")[0]!;
+  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
+  if (ambiguous) return new UsageError(`write ${ambiguous[1]}=<value> when the value starts with "-"`);
+  const unknown = /^Unknown option '([^']+)'/.exec(message);
+  if (unknown) return new UsageError(`unknown option '${unknown[1]}' (see ${help})`);
+  return new UsageError(message.replace(/\. To specify .*$/, ""));
+}
+
 interface OptionSpec {
   env: string;
   help: string;
@@ -119,10 +129,7 @@ export function parseStartOptions(
       allowPositionals: false,
     });
   } catch (error) {
-    const message = (error as Error).message.split("\n")[0]!;
-    const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
-    if (ambiguous) throw new UsageError(`write ${ambiguous[1]}=<value> when the value starts with "-"`);
-    throw new UsageError(message.replace(/^Unknown option/, "unknown option"));
+    throw usageErrorOf(error, "castnet start --help");
   }
   const value = (name: string): string | undefined => {
     const spec = START_OPTIONS[name]!;

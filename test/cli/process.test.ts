@@ -1,0 +1,154 @@
+/**
+ * `castnet` as a user runs it: a real process, its exit status and what it prints.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+
+const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
+const env = { ...process.env, CASTNET_LOG_LEVEL: "silent" };
+
+function castnet(...args: string[]) {
+  return spawnSync(process.execPath, ["--import", "tsx", MAIN, ...args], { encoding: "utf8", env });
+}
+
+function lines(text: string): string[] {
+  return text.split("\n").filter((l) => l.trim() !== "" && !l.includes("ExperimentalWarning"));
+}
+
+describe("the castnet command", () => {
+  const dirs: string[] = [];
+  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const dataDir = () => {
+    const dir = mkdtempSync(join(tmpdir(), "castnet-cli-"));
+    dirs.push(dir);
+    return dir;
+  };
+
+  it("lists every start option with its environment variable", () => {
+    const help = castnet("start", "--help");
+    assert.equal(help.status, 0);
+    for (const option of [
+      "--data-dir",
+      "--host",
+      "--registry-port",
+      "--hub-port",
+      "--api-port",
+      "--chain-port",
+      "--only",
+      "--registry-url",
+      "--hub-url",
+      "--chain-url",
+      "--naming",
+      "--network",
+      "--block-time",
+      "--admin-token",
+      "--log-level",
+      "--rpc-auth",
+      "--seed",
+      "DATABASE_URL",
+      "CASTNET_HUB_PORT",
+    ])
+      assert.ok(help.stdout.includes(option), `start --help mentions ${option}`);
+    const top = castnet("--help");
+    assert.equal(top.status, 0);
+    assert.match(top.stdout, /castnet start/);
+    assert.match(top.stdout, /castnet account create/);
+    assert.match(top.stdout, /castnet key-request approve/);
+  });
+
+  it("answers a bad option with one line and exit status 2", () => {
+    const result = castnet("start", "--hub-prot", "3000");
+    assert.equal(result.status, 2);
+    assert.deepEqual(lines(result.stderr), [
+      "castnet: unknown option '--hub-prot' (see castnet start --help)",
+    ]);
+  });
+
+  it("answers an unknown command with one line and exit status 2", () => {
+    const result = castnet("launch");
+    assert.equal(result.status, 2);
+    assert.deepEqual(lines(result.stderr), ['castnet: unknown command "launch" (see castnet --help)']);
+  });
+
+  it("answers a port in use with one line and a non-zero exit, leaving nothing running", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    const port = (blocker.address() as { port: number }).port;
+    try {
+      const result = castnet(
+        "start",
+        "--data-dir",
+        dataDir(),
+        "--hub-port",
+        String(port),
+        "--registry-port",
+        "0",
+        "--api-port",
+        "0",
+        "--chain-port",
+        "0",
+      );
+      assert.equal(result.status, 1);
+      assert.deepEqual(lines(result.stderr), [`castnet: hub: port ${port} on 127.0.0.1 is already in use`]);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it("starts the four parts, prints their URLs, serves them, and stops cleanly on SIGTERM", async () => {
+    const child: ChildProcess = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        MAIN,
+        "start",
+        "--data-dir",
+        dataDir(),
+        "--registry-port",
+        "0",
+        "--hub-port",
+        "0",
+        "--api-port",
+        "0",
+        "--chain-port",
+        "0",
+        "--block-time",
+        "0",
+      ],
+      { env, stdio: ["ignore", "pipe", "pipe"] },
+    );
+    let stdout = "";
+    child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    const deadline = Date.now() + 30_000;
+    while (!stdout.includes("Press Ctrl+C") && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 100));
+    assert.match(stdout, /castnet \S+ is running/);
+    const urls = Object.fromEntries(
+      [...stdout.matchAll(/^\s+(registry|hub|client API|devchain)\s+(http:\/\/\S+)$/gm)].map((m) => [
+        m[1],
+        m[2],
+      ]),
+    );
+    assert.deepEqual(Object.keys(urls).sort(), ["client API", "devchain", "hub", "registry"]);
+    for (const url of Object.values(urls)) {
+      const health = await fetch(`${url}/_health`);
+      assert.equal(health.status, 200);
+    }
+    const fid = await fetch(`${urls.devchain}/v1/fids`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ custody: "0x000000000000000000000000000000000000dEaD" }),
+    });
+    assert.equal(fid.status, 200);
+    child.kill("SIGTERM");
+    assert.equal(await exited, 0);
+    assert.match(stdout, /SIGTERM: stopping castnet/);
+  });
+});
