@@ -26,7 +26,7 @@ const MEASURE_MS = 10_000;
 interface LoadJob {
   kind: "castnet-clientapi-load";
   base: string;
-  scenario: "followers" | "following";
+  scenario: "floor" | "followers" | "following";
   durationMs: number;
 }
 
@@ -94,16 +94,19 @@ export async function benchClientApi(): Promise<void> {
     );
 
     const base = await listen(api.app, "api", "127.0.0.1", 0);
-    for (const scenario of ["followers", "following"] as const) {
+    // The floor: the same load on the HTTP layer's health route, which touches no database. The
+    // gap between it and a real route is what the client API itself costs on this machine.
+    for (const scenario of ["floor", "followers", "following"] as const) {
       await load({ kind: "castnet-clientapi-load", base, scenario, durationMs: WARMUP_MS });
       const busyBefore = performance.eventLoopUtilization();
       const result = await load({ kind: "castnet-clientapi-load", base, scenario, durationMs: MEASURE_MS });
       const busy = performance.eventLoopUtilization(busyBefore);
       const sorted = result.latenciesMs.sort((a, b) => a - b);
-      const label =
-        scenario === "followers"
-          ? `GET /v1/channel-followers (100k followers, limit ${PAGE_SIZE}, paging to the end)`
-          : `GET /v1/user-following-channels (fids following ${CHANNELS_PER_BUSY_FID} channels, limit ${PAGE_SIZE})`;
+      const label = {
+        floor: "GET /_health (floor: the HTTP layer alone, no database)",
+        followers: `GET /v1/channel-followers (100k followers, limit ${PAGE_SIZE}, paging to the end)`,
+        following: `GET /v1/user-following-channels (fids following ${CHANNELS_PER_BUSY_FID} channels, limit ${PAGE_SIZE})`,
+      }[scenario];
       console.log(label);
       console.log(
         `  ${Math.round((sorted.length / result.elapsedMs) * 1000).toLocaleString()} requests/s at concurrency ${CONCURRENCY}; ` +
@@ -160,10 +163,11 @@ async function generateLoad(job: LoadJob): Promise<LoadResult> {
     let cursor: string | undefined;
     let fid = 1 + index;
     while (performance.now() < stopAt) {
-      const path =
-        job.scenario === "followers"
-          ? `/v1/channel-followers?channelId=big&limit=${PAGE_SIZE}${cursor ? `&cursor=${cursor}` : ""}`
-          : `/v1/user-following-channels?fid=${fid}&limit=${PAGE_SIZE}`;
+      const path = {
+        floor: "/_health",
+        followers: `/v1/channel-followers?channelId=big&limit=${PAGE_SIZE}${cursor ? `&cursor=${cursor}` : ""}`,
+        following: `/v1/user-following-channels?fid=${fid}&limit=${PAGE_SIZE}`,
+      }[job.scenario];
       const t = performance.now();
       const reply = await get(path);
       latenciesMs.push(performance.now() - t);
@@ -174,7 +178,7 @@ async function generateLoad(job: LoadJob): Promise<LoadResult> {
       }
       if (job.scenario === "followers") {
         cursor = (JSON.parse(reply.body) as { next?: { cursor: string } }).next?.cursor;
-      } else {
+      } else if (job.scenario === "following") {
         fid = (fid + CONCURRENCY) % BUSY_FIDS || BUSY_FIDS;
       }
     }
