@@ -1,23 +1,23 @@
+/**
+ * The client API's view of hub activity when the hub runs in another process: GET
+ * /v1/activity/reactorsByAuthor on the hub (a castnet route; the reference hub has no such read).
+ */
 import type { ActivitySource } from "../clientapi/activity.js";
 
-interface ReactorsByAuthorReply {
-  authors: { fid: number; reactors: number }[];
-}
+const TIMEOUT_MS = 30_000;
 
-/**
- * The hub's activity over HTTP (GET /v1/activity/reactorsByAuthor), for a client API that runs in
- * another process than the hub.
- */
 export function httpActivitySource(hubUrl: string): ActivitySource {
-  const base = hubUrl.replace(/\/$/, "");
+  const base = new URL(hubUrl.endsWith("/") ? hubUrl : `${hubUrl}/`);
   return {
     async reactorsByAuthor(sinceUnixSeconds) {
-      const response = await fetch(
-        `${base}/v1/activity/reactorsByAuthor?since=${Math.floor(sinceUnixSeconds)}`,
-      );
-      if (!response.ok) throw new Error(`hub at ${base} answered ${response.status} to reactorsByAuthor`);
-      const reply = (await response.json()) as ReactorsByAuthorReply;
-      return new Map(reply.authors.map((a) => [a.fid, a.reactors]));
+      const url = new URL("v1/activity/reactorsByAuthor", base);
+      url.searchParams.set("since", String(Math.max(0, Math.floor(sinceUnixSeconds))));
+      const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+      if (!response.ok)
+        throw new Error(`hub at ${base.origin} answered ${response.status} for ${url.pathname}`);
+      const body = (await response.json()) as { authors?: { fid: number; reactors: number }[] };
+      if (!Array.isArray(body.authors)) throw new Error(`hub at ${base.origin} answered without authors`);
+      return new Map(body.authors.map((a) => [a.fid, a.reactors]));
     },
   };
 }

@@ -9,7 +9,7 @@ import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { MessageType, UserDataType, type Message, type MessageData } from "../protocol/generated/message.js";
 import { UserNameType } from "../protocol/generated/username_proof.js";
-import { renderMessage } from "../protocol/json/index.js";
+import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
 import { decodeMessage, makeTsHash } from "../protocol/message.js";
 import type { MergeContext } from "./context.js";
@@ -97,7 +97,7 @@ export class Engine {
       bytes,
       hash: message.hash,
       tsHash: makeTsHash(data.timestamp, message.hash),
-      json: JSON.stringify(renderMessage(message, this.core.profile)),
+      json: writeMessageJson(message, this.core.profile),
     };
   }
 

@@ -9,7 +9,15 @@ import { HubError, type HubErrorCode } from "../protocol/errors.js";
 
 export const BASIC_CHALLENGE = 'Basic realm="castnet hub", charset="UTF-8"';
 
+/** A body the hub cannot read because of its content type: a parse failure, answered with 415. */
+export class UnsupportedMediaType extends HubError {
+  constructor(message: string) {
+    super("bad_request.parse_failure", message);
+  }
+}
+
 export function statusOf(error: HubError): number {
+  if (error instanceof UnsupportedMediaType) return 415;
   const code: HubErrorCode = error.errCode;
   if (code === "not_found") return 404;
   if (code === "unauthenticated") return 401;

@@ -9,11 +9,13 @@ import type { TransferFeed } from "../registry/feed.js";
 import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
 import type { HubCore } from "./core.js";
 import { Engine } from "./engine.js";
+import { basicAuth, parseRpcAuth } from "./auth.js";
 import { hubErrors } from "./errors.js";
 import { EventBus } from "./events.js";
 import { NameFollower } from "./fnames.js";
 import { hubMigrations } from "./migrations/index.js";
 import { ChainFollower } from "./onchain.js";
+import { hubRoutes } from "./routes/index.js";
 import { HubService } from "./service.js";
 import { readState } from "./state.js";
 import type { HubTables } from "./tables.js";
@@ -49,6 +51,8 @@ const NETWORKS: Record<HubOptions["network"], SocialNetwork> = {
 };
 
 const VERSION = "0.1.0";
+/** Bulk submits are the largest bodies the hub takes; each route sets its own, smaller limit. */
+const BODY_LIMIT = 8 * 1024 * 1024;
 
 async function peerIdOf(database: HubCore["database"]): Promise<string> {
   await database.db
@@ -60,6 +64,7 @@ async function peerIdOf(database: HubCore["database"]): Promise<string> {
 }
 
 export async function createHub(options: HubOptions): Promise<Hub> {
+  const auth = options.rpcAuth === undefined ? undefined : basicAuth(parseRpcAuth(options.rpcAuth));
   const database = openDatabase<HubTables>(options.database);
   try {
     await migrate(database, "hub", hubMigrations);
@@ -88,7 +93,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     { syncChain: () => chain.sync(), syncNames: () => names.sync() },
     { version: VERSION, nickname: "castnet", peerId: await peerIdOf(database) },
   );
-  const app = await createHttpServer({ part: "hub", logger: options.logger, errors: hubErrors });
+  const app = await createHttpServer({
+    part: "hub",
+    logger: options.logger,
+    errors: hubErrors,
+    bodyLimit: BODY_LIMIT,
+  });
+  await app.register(hubRoutes({ service, profile: options.naming, auth }));
   await app.ready();
   void chain.sync();
   void names.sync();

@@ -9,7 +9,7 @@ import type { ReactionType, UserDataType } from "../protocol/generated/message.j
 import { MessageType, type CastId } from "../protocol/generated/message.js";
 import { OnChainEvent, OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
 import type { UserNameProof } from "../protocol/generated/username_proof.js";
-import { renderMessage } from "../protocol/json/index.js";
+import { writeMessageJson } from "../protocol/json/index.js";
 import { decodeMessage } from "../protocol/message.js";
 import { toProtocolTime } from "../protocol/time.js";
 import type { HubCore } from "./core.js";
@@ -130,7 +130,7 @@ export class HubService implements ActivitySource {
 
   private json(row: store.JsonRow): string {
     if (row.json_profile === this.core.profile.name) return row.json;
-    return JSON.stringify(renderMessage(decodeMessage(row.message).message, this.core.profile));
+    return writeMessageJson(decodeMessage(row.message).message, this.core.profile);
   }
 
   private page(page: store.Page<store.JsonRow>): MessagePage {

@@ -84,14 +84,14 @@ export interface Account {
   signerKey: `0x${string}`;
 }
 
-function hex(bytes: Uint8Array): `0x${string}` {
+function hexKey(bytes: Uint8Array): `0x${string}` {
   return `0x${Buffer.from(bytes).toString("hex")}`;
 }
 
 /** A signer the reference library signs with, from a fresh random Ed25519 key. */
 export async function newSigner(): Promise<{ signer: core.NobleEd25519Signer; key: `0x${string}` }> {
   const signer = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
-  return { signer, key: hex((await signer.getSignerKey())._unsafeUnwrap()) };
+  return { signer, key: hexKey((await signer.getSignerKey())._unsafeUnwrap()) };
 }
 
 /** Registers a fid with `units` of storage and one Ed25519 signer, and lets the hub see it. */
@@ -182,3 +182,63 @@ export async function signedByHand(account: Account, data: Partial<core.MessageD
 }
 
 export { core };
+
+/** A verification of a fresh Ethereum address for the account, claimed and signed as a wallet would. */
+export async function verificationAdd(
+  account: Account,
+  wallet = privateKeyToAccount(generatePrivateKey()),
+  timestamp?: number,
+) {
+  const eip712 = new core.ViemLocalEip712Signer(wallet);
+  const address = core.hexStringToBytes(wallet.address)._unsafeUnwrap();
+  const blockHash = crypto.getRandomValues(new Uint8Array(32));
+  const claim = unwrap(core.makeVerificationAddressClaim(account.fid, address, DEVNET, blockHash, 0));
+  const claimSignature = unwrap(await eip712.signVerificationEthAddressClaim(claim));
+  const message = unwrap(
+    await core.makeVerificationAddEthAddress(
+      { address, blockHash, claimSignature, verificationType: 0, chainId: 0, protocol: 0 },
+      options(account, timestamp),
+      account.signer,
+    ),
+  );
+  return { message, wallet, address };
+}
+
+/** JSON as the tests read it: any path, checked by the assertions. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+/** POSTs protobuf bytes to a submit route; returns status and parsed body. */
+export async function post(
+  stack: Stack | Hub,
+  url: string,
+  bytes: Uint8Array,
+  headers: Record<string, string> = {},
+) {
+  const hub = "hub" in stack ? stack.hub : stack;
+  const response = await hub.app.inject({
+    method: "POST",
+    url,
+    headers: { "content-type": "application/octet-stream", ...headers },
+    payload: Buffer.from(bytes),
+  });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as Record<string, unknown>,
+    headers: response.headers,
+  };
+}
+
+export async function get(stack: Stack | Hub, url: string) {
+  const hub = "hub" in stack ? stack.hub : stack;
+  const response = await hub.app.inject({ method: "GET", url });
+  return {
+    status: response.statusCode,
+    body: JSON.parse(response.body) as Record<string, Json>,
+    headers: response.headers,
+  };
+}
+
+export function hex(bytes: Uint8Array): string {
+  return `0x${Buffer.from(bytes).toString("hex")}`;
+}

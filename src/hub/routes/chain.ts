@@ -1,0 +1,146 @@
+/** On-chain events, registered fids and storage limits (hub-http-api.md §2). */
+import type { FastifyPluginAsync } from "fastify";
+import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../protocol/json/enums.js";
+import { renderOnChainEvent } from "../../protocol/json/index.js";
+import type { HubService } from "../service.js";
+import {
+  checkTokenLength,
+  enumParam,
+  hexParam,
+  integer,
+  pageRequest,
+  pagingProperties,
+  text,
+  type PagingQuery,
+} from "./query.js";
+
+const object = { type: "object", additionalProperties: true } as const;
+const eventsSchema = { type: "object", properties: { events: { type: "array", items: object } } } as const;
+const FID_KEY_LENGTH = 8;
+
+export function chainRoutes(service: HubService): FastifyPluginAsync {
+  return async (app) => {
+    app.get<{ Querystring: { fid: number; signer?: string } }>(
+      "/v1/onChainSignersByFid",
+      {
+        schema: {
+          querystring: {
+            type: "object",
+            required: ["fid"],
+            properties: { fid: integer, signer: text, ...pagingProperties },
+          },
+          // Either { events } or one event; a loose schema serialises both as they are.
+          response: { 200: object },
+        },
+      },
+      async (request) => {
+        const { fid, signer } = request.query;
+        // With a key the reference answers that key's event alone, and only while the key is active.
+        if (signer !== undefined && signer !== "") {
+          return renderOnChainEvent(await service.onChainSigner(fid, hexParam(signer, "signer", 32)));
+        }
+        return { events: (await service.onChainSignersByFid(fid)).map(renderOnChainEvent) };
+      },
+    );
+
+    app.get<{ Querystring: { fid: number; event_type: string } }>(
+      "/v1/onChainEventsByFid",
+      {
+        schema: {
+          querystring: {
+            type: "object",
+            required: ["fid", "event_type"],
+            properties: { fid: integer, event_type: text },
+          },
+          response: { 200: eventsSchema },
+        },
+      },
+      async (request) => {
+        const type = enumParam(
+          request.query.event_type,
+          [ON_CHAIN_EVENT_TYPE_NAMES.slice(0, 5)],
+          "event_type",
+        );
+        return {
+          events: (await service.onChainEventsByFid(request.query.fid, type)).map(renderOnChainEvent),
+        };
+      },
+    );
+
+    app.get<{ Querystring: { address: string } }>(
+      "/v1/onChainIdRegistryEventByAddress",
+      {
+        schema: {
+          querystring: { type: "object", required: ["address"], properties: { address: text } },
+          response: { 200: object },
+        },
+      },
+      async (request) =>
+        renderOnChainEvent(
+          await service.onChainIdRegistryEventByAddress(hexParam(request.query.address, "address", 20)),
+        ),
+    );
+
+    app.get<{ Querystring: PagingQuery }>(
+      "/v1/fids",
+      {
+        schema: {
+          querystring: { type: "object", properties: { ...pagingProperties } },
+          response: {
+            200: {
+              type: "object",
+              required: ["fids"],
+              properties: {
+                fids: { type: "array", items: { type: "integer" } },
+                nextPageToken: { type: "string" },
+              },
+            },
+          },
+        },
+      },
+      async (request) => service.fids(checkTokenLength(pageRequest(request.query), FID_KEY_LENGTH)),
+    );
+
+    app.get<{ Querystring: { fid: number } }>(
+      "/v1/storageLimitsByFid",
+      {
+        schema: {
+          querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
+          response: {
+            200: {
+              type: "object",
+              required: ["limits", "units", "unitDetails"],
+              properties: {
+                limits: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    required: ["storeType", "name", "limit", "used", "earliestTimestamp", "earliestHash"],
+                    properties: {
+                      storeType: { type: "string" },
+                      name: { type: "string" },
+                      limit: { type: "integer" },
+                      used: { type: "integer" },
+                      earliestTimestamp: { type: "integer" },
+                      earliestHash: { type: "string" },
+                    },
+                  },
+                },
+                units: { type: "integer" },
+                unitDetails: {
+                  type: "array",
+                  items: {
+                    type: "object",
+                    required: ["unitType", "unitSize"],
+                    properties: { unitType: { type: "string" }, unitSize: { type: "integer" } },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      async (request) => service.storageLimitsByFid(request.query.fid),
+    );
+  };
+}

@@ -1,0 +1,28 @@
+/** Every HTTP route of the hub, as one Fastify plugin. */
+import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from "fastify";
+import type { NamingProfile } from "../../protocol/naming.js";
+import type { HubService } from "../service.js";
+import { chainRoutes } from "./chain.js";
+import { eventRoutes } from "./events.js";
+import { infoRoutes } from "./info.js";
+import { messageRoutes } from "./messages.js";
+import { proofRoutes } from "./proofs.js";
+import { submitRoutes } from "./submit.js";
+
+export interface HubRoutesOptions {
+  service: HubService;
+  profile: NamingProfile;
+  /** Basic-auth check for submits, when --rpc-auth is set. */
+  auth: preHandlerAsyncHookHandler | undefined;
+}
+
+export function hubRoutes({ service, profile, auth }: HubRoutesOptions): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(infoRoutes(service));
+    await app.register(messageRoutes(service));
+    await app.register(chainRoutes(service));
+    await app.register(proofRoutes(service, profile));
+    await app.register(eventRoutes(service, profile));
+    await app.register(submitRoutes(service, auth));
+  };
+}

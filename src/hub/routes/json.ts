@@ -1,0 +1,29 @@
+/** Sending JSON text that is already rendered (stored message JSON), and the loose response schemas for it. */
+import type { FastifyReply } from "fastify";
+import type { MessagePage } from "../service.js";
+
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+export function sendJson(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type(JSON_TYPE).send(text);
+}
+
+export function pageJson(page: MessagePage): string {
+  return `{"messages":[${page.messages.join(",")}],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
+}
+
+/**
+ * Message JSON is rendered once, when the message is merged, and sent as text; these schemas
+ * document the shape (Fastify does not re-serialise text).
+ */
+export const messageSchema = {
+  type: "object",
+  required: ["hash", "hashScheme", "signature", "signatureScheme", "signer"],
+  additionalProperties: true,
+} as const;
+
+export const pageSchema = {
+  type: "object",
+  required: ["messages", "nextPageToken"],
+  properties: { messages: { type: "array", items: messageSchema }, nextPageToken: { type: "string" } },
+} as const;

@@ -1,0 +1,123 @@
+/**
+ * submitMessage, validateMessage and submitBulkMessages: protobuf bytes in (application/octet-stream
+ * only), JSON out. A 200 from a submit means the message is durably stored.
+ */
+import { BinaryReader } from "@bufbuild/protobuf/wire";
+import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import { HubError } from "../../protocol/errors.js";
+import { UnsupportedMediaType } from "../errors.js";
+import type { HubService } from "../service.js";
+import { sendJson } from "./json.js";
+
+/** A message is at most a few kilobytes (link compact states up to 64 KiB of data). */
+const MESSAGE_BODY_LIMIT = 80 * 1024;
+export const MAX_BULK_MESSAGES = 1000;
+const BULK_BODY_LIMIT = 8 * 1024 * 1024;
+const OCTET_STREAM = "application/octet-stream";
+
+function bodyBytes(request: FastifyRequest): Uint8Array {
+  const body = request.body;
+  if (body === undefined || body === null || (Buffer.isBuffer(body) && body.length === 0)) {
+    throw new HubError(
+      "bad_request.parse_failure",
+      "the request body is empty; send the protobuf bytes of a Message",
+    );
+  }
+  return new Uint8Array(body as Buffer);
+}
+
+/** Splits a SubmitBulkMessagesRequest into the exact bytes of each message (field 1, repeated). */
+function bulkMessages(bytes: Uint8Array): Uint8Array[] {
+  const reader = new BinaryReader(bytes);
+  const messages: Uint8Array[] = [];
+  try {
+    while (reader.pos < reader.len) {
+      const tag = reader.uint32();
+      if (tag === 10) messages.push(reader.bytes());
+      else reader.skip(tag & 7);
+      if (messages.length > MAX_BULK_MESSAGES) {
+        throw new HubError(
+          "bad_request.invalid_param",
+          `at most ${MAX_BULK_MESSAGES} messages per bulk submit`,
+        );
+      }
+    }
+  } catch (error) {
+    if (error instanceof HubError) throw error;
+    throw new HubError("bad_request.parse_failure", "could not parse SubmitBulkMessagesRequest");
+  }
+  if (messages.length === 0)
+    throw new HubError("bad_request.invalid_param", "the bulk request holds no messages");
+  return messages;
+}
+
+const loose = { type: "object", additionalProperties: true } as const;
+
+export function submitRoutes(
+  service: HubService,
+  auth: preHandlerAsyncHookHandler | undefined,
+): FastifyPluginAsync {
+  return async (app) => {
+    // Only protobuf bytes: any other content type (JSON included) is a 415.
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser(
+      OCTET_STREAM,
+      { parseAs: "buffer", bodyLimit: BULK_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    app.addContentTypeParser("*", (request, _payload, done) =>
+      done(
+        new UnsupportedMediaType(
+          `the body must be the protobuf bytes of a Message sent as ${OCTET_STREAM}, not ${request.headers["content-type"]}`,
+        ),
+      ),
+    );
+    const guarded = auth === undefined ? {} : { preHandler: auth };
+
+    app.post(
+      "/v1/submitMessage",
+      { ...guarded, bodyLimit: MESSAGE_BODY_LIMIT, schema: { response: { 200: loose } } },
+      async (request, reply) => sendJson(reply, await service.submitMessage(bodyBytes(request))),
+    );
+
+    app.post(
+      "/v1/validateMessage",
+      {
+        bodyLimit: MESSAGE_BODY_LIMIT,
+        schema: {
+          response: {
+            200: {
+              type: "object",
+              required: ["valid", "message"],
+              properties: { valid: { type: "boolean" }, message: loose },
+            },
+          },
+        },
+      },
+      async (request, reply) =>
+        sendJson(reply, `{"valid":true,"message":${await service.validateMessage(bodyBytes(request))}}`),
+    );
+
+    app.post(
+      "/v1/submitBulkMessages",
+      {
+        ...guarded,
+        bodyLimit: BULK_BODY_LIMIT,
+        schema: {
+          response: {
+            200: { type: "object", required: ["messages"], properties: { messages: { type: "array" } } },
+          },
+        },
+      },
+      async (request, reply) => {
+        const outcomes = await service.submitBulkMessages(bulkMessages(bodyBytes(request)));
+        const entries = outcomes.map((o) =>
+          o.ok
+            ? o.json
+            : JSON.stringify({ hash: o.hash, errCode: o.error.errCode, message: o.error.message }),
+        );
+        return sendJson(reply, `{"messages":[${entries.join(",")}]}`);
+      },
+    );
+  };
+}
