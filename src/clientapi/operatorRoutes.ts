@@ -75,6 +75,10 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
   return async function plugin(app: FastifyInstance): Promise<void> {
     // Before the body is even parsed: a caller without the right to write learns nothing about its input.
     app.addHook("onRequest", operatorGuard(adminToken, clientApiErrors));
+    // No operator route takes query parameters, so any sent are a mistake worth a 400.
+    app.addHook("onRoute", (route) => {
+      route.schema = { querystring: object({}), ...route.schema };
+    });
 
     app.post<{ Body: NewChannel }>(
       "/v1/admin/channels",

@@ -637,6 +637,10 @@ for (const engine of await testEngines()) {
           result: { sponsor: { fid: 5, credits: 250 } },
         });
         assert.equal((await admin("PUT", "/v1/admin/sponsors/5", { credits: -1 })).status, 400);
+        assert.deepEqual(await admin("GET", "/v1/admin/sponsors/5?verbose=1"), {
+          status: 400,
+          body: errorOf('query parameter "verbose" is not allowed'),
+        });
       });
     });
 
