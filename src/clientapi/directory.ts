@@ -51,7 +51,7 @@ export interface ActionRecord extends ActionJson {
   featuredRank?: number;
 }
 
-export const CHANNEL_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+const CHANNEL_ID_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
 
 function isUrl(value: string, schemes: readonly string[]): boolean {
   try {
@@ -99,11 +99,9 @@ export class Directory {
     channelId: string,
     query: PageQuery,
   ): Promise<Page<{ fid: number; followedAt: number }>> {
-    const scope = `followers:${channelId}`;
-    // Decode before the existence check, so that a bad cursor is a 400 whatever the channel.
     const page = await readPage(
       this.cursors,
-      scope,
+      `followers:${channelId}`,
       query,
       ["t", "i"],
       (after, limit) =>
@@ -111,6 +109,8 @@ export class Directory {
       (row) => ({ t: row.followed_at, i: row.id }),
       (row) => ({ fid: row.fid, followedAt: row.followed_at }),
     );
+    // A channel with followers exists, so the hot path needs no second query; only an empty first
+    // page tells an unknown channel (404) from one nobody follows yet.
     if (page.items.length === 0 && query.cursor === undefined && !(await this.store.getChannel(channelId)))
       throw unknownChannel(channelId);
     return page;
