@@ -1,8 +1,9 @@
 import type { Address, Hex } from "viem";
 import type { ChainClient } from "../devchain/client.js";
-import { type Database, serializedTransaction } from "../storage/index.js";
+import type { Database } from "../storage/index.js";
 import { RegistryError, ValidationFailure } from "./errors.js";
 import { TRANSFER_PAGE_SIZE, type Transfer, type TransferFeed } from "./feed.js";
+import { GroupCommit } from "./groupCommit.js";
 import { THROTTLE_SECONDS, TIMESTAMP_TOLERANCE_SECONDS, isValidFname } from "./rules.js";
 import type { ClaimSigner } from "./signatures.js";
 import * as store from "./store.js";
@@ -51,13 +52,17 @@ const LOCK = "registry";
  * A POST runs the reference's pipeline in its order. Steps 1–4 (authorisation against the chain,
  * reserved names, the signature, the name rule) read no registry state, so they run before the lock,
  * and the expensive signature work runs on worker threads. Steps 5–9 and the insert run in one
- * transaction serialised registry-wide across processes: names and fids interact (one name per fid),
- * so one lock is right, and serialised inserts also commit in id order, which followers rely on.
+ * transaction serialised registry-wide across processes (grouped with the requests that arrive
+ * meanwhile): names and fids interact (one name per fid), so one lock is right, and serialised
+ * inserts also commit in id order, which followers rely on.
  */
 export class RegistryService implements TransferFeed {
   private readonly listeners = new Set<() => void>();
+  private readonly commits: GroupCommit<RegistryTables>;
 
-  constructor(private readonly options: RegistryServiceOptions) {}
+  constructor(private readonly options: RegistryServiceOptions) {
+    this.commits = new GroupCommit(options.database, LOCK);
+  }
 
   private get db() {
     return this.options.database.db;
@@ -146,7 +151,7 @@ export class RegistryService implements TransferFeed {
     if (serverSignature === undefined) throw new ValidationFailure("INVALID_SIGNATURE");
     if (!isValidFname(request.name)) throw new ValidationFailure("INVALID_USERNAME");
 
-    const { transfer, inserted } = await serializedTransaction(this.options.database, LOCK, async (trx) => {
+    const { transfer, inserted } = await this.commits.run(async (trx) => {
       if (request.to !== 0) {
         const held = await store.nameOfFid(trx, request.to);
         if (held !== undefined) {

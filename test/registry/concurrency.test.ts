@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, openDatabase, serializedTransaction } from "../../src/storage/index.js";
+import type { Kysely } from "kysely";
+import { GroupCommit } from "../../src/registry/groupCommit.js";
 import { recordTransfer } from "../../src/registry/store.js";
 import type { RegistryTables } from "../../src/registry/tables.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
@@ -127,6 +129,31 @@ for (const engine of await testEngines()) {
               .executeTakeFirstOrThrow()
           ).n,
         );
+
+      it("group commit: jobs see the writes before them, and a refused job undoes only its own", async () => {
+        const commits = new GroupCommit(database, "registry");
+        const setting = (key: string) => (trx: Kysely<RegistryTables>) =>
+          trx.insertInto("registry_settings").values({ key, value: "1" }).execute();
+        const keys = async (trx: Kysely<RegistryTables>) =>
+          (await trx.selectFrom("registry_settings").select("key").where("key", "like", "group-%").execute())
+            .map((row) => row.key)
+            .sort();
+        const outcomes = await Promise.allSettled([
+          commits.run(setting("group-a")),
+          commits.run(async (trx) => {
+            await setting("group-b")(trx);
+            throw new Error("refused after writing");
+          }),
+          commits.run(keys),
+          commits.run(setting("group-a")),
+        ]);
+        assert.deepEqual(
+          outcomes.map((o) => o.status),
+          ["fulfilled", "rejected", "fulfilled", "rejected"],
+        );
+        assert.deepEqual((outcomes[2] as PromiseFulfilledResult<string[]>).value, ["group-a"]);
+        assert.deepEqual(await keys(database.db), ["group-a"]);
+      });
 
       it("a second holder for a name, a second name for a fid, or a move to the same fid", async () => {
         const before = await count();
