@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { httpChainClient } from "../../src/devchain/httpClient.js";
+import { listen } from "../../src/http/index.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
 import { createRegistry } from "../../src/registry/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
@@ -86,6 +88,19 @@ for (const engine of await testEngines()) {
       assert.deepEqual((await h.post(asServer)).body, failure("UNAUTHORIZED"));
       const asBlank = await h.body(other.account, { name: "viablank", from: 0, to: other.fid, fid: 78 });
       assert.deepEqual((await h.post(asBlank)).body, failure("UNAUTHORIZED"));
+    });
+
+    it("asks the chain over HTTP when it runs elsewhere, and refuses owners it cannot check", async () => {
+      const chainUrl = await listen(h.devchain.app, "devchain", "127.0.0.1", 0);
+      const remote = await h.startRegistry({ chain: httpChainClient(chainUrl), rateLimit: false });
+      const user = await h.user();
+      const body = await h.body(user.account, { name: "overhttp", from: 0, to: user.fid, fid: user.fid });
+      assert.equal((await h.post(body, remote.url)).status, 200);
+      const unreachable = await h.startRegistry({
+        chain: httpChainClient("http://127.0.0.1:9"),
+        rateLimit: false,
+      });
+      assert.deepEqual((await h.post(body, unreachable.url)).body, failure("INVALID_FID_OWNER"));
     });
 
     it("refuses a bad configuration at start", async () => {
