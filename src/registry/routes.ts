@@ -50,11 +50,11 @@ interface CurrentQuery {
  * older and newer hubs send; zero-padded names match after their NULs are stripped.
  */
 function listFilter(query: ListQuery): TransferFilter {
-  const name = (query.name || query.fname || "").replaceAll("\0", "");
+  const name = query.name || query.fname;
   return {
     afterId: query.fromId || query.from_id || undefined,
     afterTimestamp: query.from_ts || undefined,
-    name: name || undefined,
+    name: name ? name.replaceAll("\0", "") : undefined,
     fid: query.fid || undefined,
   };
 }

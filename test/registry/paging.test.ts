@@ -76,6 +76,8 @@ for (const engine of await testEngines()) {
       assert.deepEqual(await list("?name=p5%00%00%00"), p5);
       assert.deepEqual(await list("?name=P5"), []);
       assert.deepEqual(await list("?name=nobody"), []);
+      assert.deepEqual(await list("?name=%00"), []);
+      assert.deepEqual(ids(await list("?name=")), ids(await list("")));
       assert.deepEqual(ids(await list("?name=p0")), [1, 105]);
     });
 
