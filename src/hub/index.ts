@@ -13,6 +13,7 @@ import { basicAuth, parseRpcAuth } from "./auth.js";
 import { hubErrors } from "./errors.js";
 import { EventBus } from "./events.js";
 import { NameFollower } from "./fnames.js";
+import { scheduleJobs } from "./jobs.js";
 import { hubMigrations } from "./migrations/index.js";
 import { ChainFollower } from "./onchain.js";
 import { hubRoutes } from "./routes/index.js";
@@ -103,10 +104,12 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   await app.ready();
   void chain.sync();
   void names.sync();
+  const stopJobs = scheduleJobs(core);
   return {
     app,
     service,
     async close() {
+      stopJobs();
       await app.close();
       await engine.close();
       await chain.stop();

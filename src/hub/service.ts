@@ -16,6 +16,7 @@ import type { HubCore } from "./core.js";
 import type { Accepted, Engine } from "./engine.js";
 import { EVENTS_PAGE_SIZE, eventById, eventsFrom, pruneEvents } from "./events.js";
 import { proofOfRow } from "./fnames.js";
+import { pruneExpiredStorage } from "./jobs.js";
 import {
   castIdKey,
   fidKey,
@@ -372,9 +373,14 @@ export class HubService implements ActivitySource {
     return this.followers.syncNames();
   }
 
-  /** Deletes hub events older than three days. */
+  /** Deletes hub events older than three days (hourly on its own). */
   pruneEvents(): Promise<number> {
     return pruneEvents(this.db, this.core.now());
+  }
+
+  /** Prunes fids whose storage shrank down to their limits (hourly on its own). */
+  pruneMessages(): Promise<number> {
+    return pruneExpiredStorage(this.core);
   }
 }
 

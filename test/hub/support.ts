@@ -10,7 +10,7 @@ import { createHub, type Hub, type HubOptions } from "../../src/hub/index.js";
 import { createLogger } from "../../src/http/index.js";
 import { usernameProofTypedData } from "../../src/protocol/eip712/usernameProof.js";
 import { NEUTRAL, type NamingProfile } from "../../src/protocol/naming.js";
-import { createRegistry, type Registry } from "../../src/registry/index.js";
+import { createRegistry, type Registry, type RegistryOptions } from "../../src/registry/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
 import type { TestEngine } from "../support/databases.js";
 
@@ -24,6 +24,8 @@ export interface Stack {
   hub: Hub;
   /** Starts another hub process on the same database. */
   startHub(overrides?: Partial<HubOptions>): Promise<Hub>;
+  /** Starts another hub on a database of its own, following the same chain and registry. */
+  startSeparateHub(overrides?: Partial<HubOptions>): Promise<Hub>;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,11 @@ function sibling(config: DatabaseConfig, part: string): DatabaseConfig {
   return { engine: "sqlite", path: join(dirname(config.path), `${part}.sqlite`) };
 }
 
-export async function startStack(engine: TestEngine, overrides: Partial<HubOptions> = {}): Promise<Stack> {
+export async function startStack(
+  engine: TestEngine,
+  overrides: Partial<HubOptions> = {},
+  registryOptions: Partial<RegistryOptions> = {},
+): Promise<Stack> {
   const { config, drop } = await engine.create();
   const naming: NamingProfile = overrides.naming ?? NEUTRAL;
   const chain = await createDevchain({ database: sibling(config, "chain"), logger, blockTimeSeconds: 0 });
@@ -44,6 +50,7 @@ export async function startStack(engine: TestEngine, overrides: Partial<HubOptio
     naming,
     rateLimit: false,
     signatureThreads: 0,
+    ...registryOptions,
   });
   const hubs: Hub[] = [];
   const startHub = async (more: Partial<HubOptions> = {}) => {
@@ -61,6 +68,12 @@ export async function startStack(engine: TestEngine, overrides: Partial<HubOptio
     hubs.push(hub);
     return hub;
   };
+  const drops = [drop];
+  const startSeparateHub = async (more: Partial<HubOptions> = {}) => {
+    const created = await engine.create();
+    drops.push(created.drop);
+    return startHub({ database: created.config, ...more });
+  };
   const hub = await startHub();
   return {
     config,
@@ -68,11 +81,12 @@ export async function startStack(engine: TestEngine, overrides: Partial<HubOptio
     registry,
     hub,
     startHub,
+    startSeparateHub,
     async close() {
       for (const h of hubs) await h.close();
       await registry.close();
       await chain.close();
-      await drop();
+      for (const d of drops) await d();
     },
   };
 }
@@ -138,26 +152,31 @@ export function protocolNow(): number {
   return Math.round((Date.now() - 1609459200000) / 1000);
 }
 
-/** Registers `name` for the account at the registry, signed by its custody key as a client would. */
-export async function registerName(stack: Stack, account: Account, name: string): Promise<void> {
+/**
+ * POSTs a transfer to the registry, signed by `signer` (the custody key, or an admin's key) as a
+ * client would sign it.
+ */
+export async function transferName(
+  stack: Stack,
+  request: { name: string; from: number; to: number; fid: number; owner: `0x${string}` },
+  signer: PrivateKeyAccount,
+): Promise<void> {
   const timestamp = Math.floor(Date.now() / 1000);
-  const signature = await account.custody.signTypedData(
-    usernameProofTypedData(NEUTRAL, { name, timestamp, owner: account.custody.address }),
+  const signature = await signer.signTypedData(
+    usernameProofTypedData(NEUTRAL, { name: request.name, timestamp, owner: request.owner }),
   );
   const response = await stack.registry.app.inject({
     method: "POST",
     url: "/transfers",
-    payload: {
-      name,
-      from: 0,
-      to: account.fid,
-      fid: account.fid,
-      owner: account.custody.address,
-      timestamp,
-      signature,
-    },
+    payload: { ...request, timestamp, signature },
   });
-  if (response.statusCode !== 200) throw new Error(`registering ${name} failed: ${response.body}`);
+  if (response.statusCode !== 200) throw new Error(`transfer of ${request.name} failed: ${response.body}`);
+}
+
+/** Registers `name` for the account at the registry. */
+export function registerName(stack: Stack, account: Account, name: string): Promise<void> {
+  const owner = account.custody.address;
+  return transferName(stack, { name, from: 0, to: account.fid, fid: account.fid, owner }, account.custody);
 }
 
 /**

@@ -1,0 +1,213 @@
+/** Names: the registry's transfers become fname proofs at the hub, and USERNAME user data follows them. */
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { HubError } from "../../src/protocol/errors.js";
+import type { TransferFeed } from "../../src/registry/feed.js";
+import { testEngines } from "../support/databases.js";
+import {
+  core,
+  encode,
+  get,
+  hex,
+  newAccount,
+  options,
+  post,
+  startStack,
+  transferName,
+  registerName,
+  unwrap,
+  type Account,
+  type Json,
+  type Stack,
+} from "./support.js";
+
+const ADMIN_FID = 424242;
+const admin = privateKeyToAccount(generatePrivateKey());
+
+function username(account: Account, value: string) {
+  return core.makeUserDataAdd({ type: 6, value }, options(account), account.signer).then(unwrap);
+}
+
+/** The registry's in-process feed with some of its methods replaced. */
+function feedWith(stack: Stack, overrides: Partial<TransferFeed>): TransferFeed {
+  const feed = stack.registry.feed;
+  return {
+    signer: () => feed.signer(),
+    transfersAfter: (id) => feed.transfersAfter(id),
+    transfersByName: (name) => feed.transfersByName(name),
+    onTransfer: (listener) => feed.onTransfer(listener),
+    ...overrides,
+  };
+}
+
+async function eventsOfType(stack: Stack, type: string): Promise<Json[]> {
+  const all: Json[] = [];
+  for (let from = 0; ;) {
+    const page = (await get(stack, `/v1/events?from_event_id=${from}`)).body;
+    all.push(...page.events);
+    if (page.events.length < 100) return all.filter((e: Json) => e.type === type);
+    from = page.nextPageEventId;
+  }
+}
+
+for (const engine of await testEngines()) {
+  describe(`hub names on ${engine.engine}`, { skip: engine.skip }, () => {
+    let stack: Stack;
+    let alice: Account;
+    let bob: Account;
+    before(async () => {
+      stack = await startStack(engine, {}, { adminFids: { [ADMIN_FID]: admin.address } });
+      alice = await newAccount(stack);
+      bob = await newAccount(stack);
+    });
+    after(async () => {
+      await stack?.close();
+    });
+
+    it("follows the registry by itself and serves the proof", async () => {
+      await registerName(stack, alice, "alice1");
+      let proof: Json;
+      for (let i = 0; i < 100; i++) {
+        const response = await get(stack, "/v1/userNameProofByName?name=alice1");
+        if (response.status === 200) {
+          proof = response.body;
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const [transfer] = await stack.registry.feed.transfersByName("alice1");
+      const expected = {
+        timestamp: transfer!.timestamp,
+        name: "alice1",
+        owner: alice.custody.address.toLowerCase(),
+        signature: Buffer.from(transfer!.server_signature.slice(2), "hex").toString("base64"),
+        fid: alice.fid,
+        type: "USERNAME_TYPE_FNAME",
+      };
+      assert.deepEqual(proof, expected);
+      assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, {
+        proofs: [expected],
+      });
+      const merged = await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF");
+      assert.deepEqual(merged.at(-1).mergeUsernameProofBody, { usernameProof: expected });
+    });
+
+    it("accepts USERNAME user data only for a name the fid holds", async () => {
+      const mine = await post(stack, "/v1/submitMessage", encode(await username(alice, "alice1")));
+      assert.equal(mine.status, 200);
+      const theirs = await post(stack, "/v1/submitMessage", encode(await username(bob, "alice1")));
+      assert.equal(theirs.status, 400);
+      assert.equal(theirs.body.details, `fid ${alice.fid} does not match message fid ${bob.fid}`);
+      const nobody = await post(stack, "/v1/submitMessage", encode(await username(bob, "nobody")));
+      assert.equal(nobody.body.details, "name nobody is not registered");
+      const cleared = await post(stack, "/v1/submitMessage", encode(await username(bob, "")));
+      assert.equal(cleared.status, 200);
+    });
+
+    it("moves the proof with the name and revokes the old holder's username", async () => {
+      await transferName(
+        stack,
+        { name: "alice1", from: alice.fid, to: bob.fid, fid: ADMIN_FID, owner: bob.custody.address },
+        admin,
+      );
+      await stack.hub.service.syncNames();
+      const proof = (await get(stack, "/v1/userNameProofByName?name=alice1")).body;
+      assert.equal(proof.fid, bob.fid);
+      assert.equal(proof.owner, bob.custody.address.toLowerCase());
+      assert.equal((await get(stack, `/v1/userDataByFid?fid=${alice.fid}&user_data_type=6`)).status, 404);
+      const revoked = await eventsOfType(stack, "HUB_EVENT_TYPE_REVOKE_MESSAGE");
+      assert.equal(revoked.at(-1).revokeMessageBody.message.data.userDataBody.value, "alice1");
+      const merged = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
+        -1,
+      ).mergeUsernameProofBody;
+      assert.equal(merged.usernameProof.fid, bob.fid);
+      assert.equal(merged.deletedUsernameProof.fid, alice.fid);
+      assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, { proofs: [] });
+
+      // Released: the proof is gone.
+      await transferName(
+        stack,
+        { name: "alice1", from: bob.fid, to: 0, fid: ADMIN_FID, owner: bob.custody.address },
+        admin,
+      );
+      await stack.hub.service.syncNames();
+      assert.equal((await get(stack, "/v1/userNameProofByName?name=alice1")).status, 404);
+      const released = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
+        -1,
+      ).mergeUsernameProofBody;
+      assert.deepEqual(Object.keys(released), ["deletedUsernameProof"]);
+    });
+
+    it("accepts a USERNAME that arrives before the hub has seen its proof", async () => {
+      // A hub that is never told about new transfers: it must fetch the name's transfers itself.
+      const deaf = await stack.startSeparateHub({
+        registry: feedWith(stack, { onTransfer: () => () => undefined }),
+      });
+      const carol = await newAccount(stack);
+      await deaf.service.syncChain();
+      await registerName(stack, carol, "carol1");
+      const accepted = await deaf.service.submitMessage(encode(await username(carol, "carol1")));
+      assert.equal(JSON.parse(accepted).data.userDataBody.value, "carol1");
+    });
+
+    it("skips transfers whose server signature is not the registry's", async () => {
+      const impostor = privateKeyToAccount(generatePrivateKey()).address;
+      const suspicious = await stack.startSeparateHub({
+        registry: feedWith(stack, { signer: async () => impostor }),
+      });
+      await suspicious.service.syncNames();
+      await assert.rejects(
+        suspicious.service.userNameProofByName("carol1"),
+        (e: HubError) => e.errCode === "not_found",
+      );
+    });
+
+    it("takes name-service proofs whose owner is the fid's custody address", async () => {
+      const eip712 = new core.ViemLocalEip712Signer(bob.custody);
+      const timestamp = Math.floor(Date.now() / 1000);
+      const owner = core.hexStringToBytes(bob.custody.address)._unsafeUnwrap();
+      const name = new TextEncoder().encode("bob.eth");
+      const claim = core.makeUserNameProofClaim({ name: "bob.eth", owner: bob.custody.address, timestamp });
+      const signature = unwrap(await eip712.signUserNameProofClaim(claim));
+      const proofBody = { timestamp, name, owner, signature, fid: bob.fid, type: 2 };
+      const at = options(bob, Math.round((timestamp * 1000 - 1609459200000) / 1000));
+      const message = unwrap(await core.makeUsernameProof(proofBody, at, bob.signer));
+      const merged = await post(stack, "/v1/submitMessage", encode(message));
+      assert.equal(merged.status, 200, JSON.stringify(merged.body));
+      const proof = (await get(stack, "/v1/userNameProofByName?name=bob.eth")).body;
+      assert.deepEqual(proof, {
+        timestamp,
+        name: "bob.eth",
+        owner: bob.custody.address.toLowerCase(),
+        signature: Buffer.from(signature).toString("base64"),
+        fid: bob.fid,
+        type: "USERNAME_TYPE_NAMESERVICE_L1",
+      });
+      const event = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
+        -1,
+      ).mergeUsernameProofBody;
+      assert.equal(event.usernameProofMessage.hash, hex(message.hash));
+      assert.equal(
+        (await post(stack, "/v1/submitMessage", encode(await username(bob, "bob.eth")))).status,
+        200,
+      );
+
+      const stranger = privateKeyToAccount(generatePrivateKey());
+      const foreign = unwrap(
+        await core.makeUsernameProof(
+          {
+            ...proofBody,
+            name: new TextEncoder().encode("eve.eth"),
+            owner: core.hexStringToBytes(stranger.address)._unsafeUnwrap(),
+          },
+          at,
+          bob.signer,
+        ),
+      );
+      const refused = await post(stack, "/v1/submitMessage", encode(foreign));
+      assert.equal(refused.status, 400);
+      assert.equal(refused.body.details, `name-service name eve.eth does not belong to fid: ${bob.fid}`);
+    });
+  });
+}
