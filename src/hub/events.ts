@@ -74,8 +74,13 @@ export async function eventById(db: Kysely<HubTables>, id: number): Promise<HubE
   return row === undefined ? undefined : HubEvent.decode(row.event);
 }
 
-export async function oldestEventId(db: Kysely<HubTables>): Promise<number | undefined> {
-  const row = await db.selectFrom("hub_events").select("id").orderBy("id").limit(1).executeTakeFirst();
+export async function newestEventId(db: Kysely<HubTables>): Promise<number | undefined> {
+  const row = await db
+    .selectFrom("hub_events")
+    .select("id")
+    .orderBy("id", "desc")
+    .limit(1)
+    .executeTakeFirst();
   return row === undefined ? undefined : Number(row.id);
 }
 

@@ -14,7 +14,7 @@ import { decodeMessage } from "../protocol/message.js";
 import { toProtocolTime } from "../protocol/time.js";
 import type { HubCore } from "./core.js";
 import type { Accepted, Engine } from "./engine.js";
-import { EVENTS_PAGE_SIZE, eventById, eventsFrom, pruneEvents } from "./events.js";
+import { EVENTS_PAGE_SIZE, eventById, eventsFrom, newestEventId, pruneEvents } from "./events.js";
 import { proofOfRow } from "./fnames.js";
 import { pruneExpiredStorage } from "./jobs.js";
 import {
@@ -330,6 +330,16 @@ export class HubService implements ActivitySource {
     const events = await eventsFrom(this.db, fromId, limit);
     const last = events[events.length - 1];
     return { events, nextPageEventId: last === undefined ? fromId + 1 : last.id + 1 };
+  }
+
+  /** Id of the newest event, or 0 when there is none. */
+  async lastEventId(): Promise<number> {
+    return (await newestEventId(this.db)) ?? 0;
+  }
+
+  /** Calls `listener` after events commit in this process; returns the function that stops it. */
+  onEvents(listener: () => void): () => void {
+    return this.core.bus.subscribe(listener);
   }
 
   async eventById(id: number): Promise<HubEventMessage> {

@@ -7,6 +7,7 @@ import { eventRoutes } from "./events.js";
 import { infoRoutes } from "./info.js";
 import { messageRoutes } from "./messages.js";
 import { proofRoutes } from "./proofs.js";
+import { streamRoutes } from "./stream.js";
 import { submitRoutes } from "./submit.js";
 
 export interface HubRoutesOptions {
@@ -23,6 +24,7 @@ export function hubRoutes({ service, profile, auth }: HubRoutesOptions): Fastify
     await app.register(chainRoutes(service));
     await app.register(proofRoutes(service, profile));
     await app.register(eventRoutes(service, profile));
+    await app.register(streamRoutes(service, profile));
     await app.register(submitRoutes(service, auth));
   };
 }
