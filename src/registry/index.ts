@@ -49,7 +49,7 @@ export interface RegistryOptions {
   ccipVerifyingContract?: Address;
   /** Unix ms. */
   now?: () => number;
-  /** Threads that check and make signatures. Default: one per core, at most 4. */
+  /** Threads that check and make signatures (at least 1). Default: one per core, at most 4. */
   signatureThreads?: number;
 }
 
