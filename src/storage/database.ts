@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { withStatementCache } from "./statementCache.js";
 
 export type Engine = "sqlite" | "postgres";
 
@@ -30,7 +31,7 @@ export function openDatabase<Tables>(config: DatabaseConfig): Database<Tables> {
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("busy_timeout = 10000");
     sqlite.pragma("foreign_keys = ON");
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, engine: "sqlite", close: () => db.destroy() };
   }
   const pool = new pg.Pool({
