@@ -44,6 +44,14 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     return503OnClosing: true,
+    // Long path parameters (hex calldata, keys) are data: route schemas judge them.
+    routerOptions: { maxParamLength: 2048 },
+    // Malformed URLs and over-long parameters are refused by the router itself: same shape as any bad input.
+    frameworkErrors: (error, _request, reply) => {
+      const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400;
+      const text = status === 414 ? "a path parameter is too long" : "the URL is malformed";
+      void sendShaped(reply, options.errors.badRequest(text, status));
+    },
     forceCloseConnections: "idle",
   });
   app.setValidatorCompiler(validatorCompiler);
@@ -81,7 +89,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
       // Fastify's own refusals: malformed JSON, unsupported content type, body too large, ...
-      return sendShaped(reply, options.errors.badRequest(clientMessage(error), status));
+      return sendShaped(
+        reply,
+        options.errors.badRequest(clientMessage(error, request.headers["content-type"]), status),
+      );
     }
     request.log.error({ err: error }, "unhandled error");
     return sendShaped(reply, options.errors.internal());
@@ -91,12 +102,12 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   return app as unknown as FastifyInstance;
 }
 
-function clientMessage(error: FastifyError): string {
+function clientMessage(error: FastifyError, contentType: string | undefined): string {
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
       return "request body is too large";
     case "FST_ERR_CTP_INVALID_MEDIA_TYPE":
-      return `unsupported content type: ${error.message.replace(/^Unsupported Media Type:\s*/, "")}`;
+      return `unsupported content type: ${contentType ?? "none"}`;
     case "FST_ERR_CTP_EMPTY_JSON_BODY":
       return "request body is empty but the content type is application/json";
     case "FST_ERR_CTP_INVALID_JSON_BODY":

@@ -1,0 +1,174 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import type { FastifyInstance } from "fastify";
+import { type ErrorShape, createHttpServer, createLogger, operatorGuard } from "../../src/http/index.js";
+
+class Teapot extends Error {}
+
+const shape: ErrorShape = {
+  badRequest: (message, statusCode) => ({ statusCode, body: { problem: message } }),
+  notFound: (method, url) => ({ statusCode: 404, body: { problem: `no route ${method} ${url}` } }),
+  forbidden: (message, statusCode) => ({ statusCode, body: { problem: message } }),
+  fromError: (error) =>
+    error instanceof Teapot ? { statusCode: 418, body: { problem: "teapot" } } : undefined,
+  internal: () => ({ statusCode: 500, body: { problem: "internal" } }),
+};
+
+describe("the shared HTTP conventions", () => {
+  let app: FastifyInstance;
+  let guarded: FastifyInstance;
+
+  before(async () => {
+    app = await createHttpServer({
+      part: "test",
+      logger: createLogger("silent"),
+      errors: shape,
+      bodyLimit: 1024,
+    });
+    app.get<{ Querystring: { n: number } }>(
+      "/numbers",
+      {
+        schema: { querystring: { type: "object", required: ["n"], properties: { n: { type: "integer" } } } },
+      },
+      async (request) => ({ n: request.query.n }),
+    );
+    app.post<{ Body: { n: number } }>(
+      "/numbers",
+      {
+        schema: {
+          body: {
+            type: "object",
+            additionalProperties: false,
+            required: ["n"],
+            properties: { n: { type: "integer" } },
+          },
+        },
+      },
+      async (request) => ({ n: request.body.n }),
+    );
+    app.get("/params/:p", async (request) => ({ length: (request.params as { p: string }).p.length }));
+    app.get("/teapot", async () => {
+      throw new Teapot();
+    });
+    app.get("/bug", async () => {
+      throw new Error("secret internals");
+    });
+    guarded = await createHttpServer({ part: "guarded", logger: createLogger("silent"), errors: shape });
+    guarded.post("/write", { preHandler: operatorGuard(undefined, shape) }, async () => ({ ok: true }));
+    guarded.post("/token-write", { preHandler: operatorGuard("s3cret", shape) }, async () => ({ ok: true }));
+  });
+  after(async () => {
+    await app.close();
+    await guarded.close();
+  });
+
+  it("coerces query strings but never JSON bodies", async () => {
+    assert.deepEqual((await app.inject("/numbers?n=12")).json(), { n: 12 });
+    const wrongType = await app.inject({ method: "POST", url: "/numbers", payload: { n: "12" } });
+    assert.equal(wrongType.statusCode, 400);
+    assert.deepEqual(wrongType.json(), { problem: 'field "n" must be integer' });
+  });
+
+  it("describes every kind of bad input in the part's own shape", async () => {
+    const cases: [Parameters<FastifyInstance["inject"]>[0], number, string][] = [
+      ["/numbers?n=twelve", 400, 'query parameter "n" must be integer'],
+      ["/numbers", 400, 'query parameter "n" is required'],
+      [
+        { method: "POST", url: "/numbers", payload: { n: 1, extra: true } },
+        400,
+        'field "extra" is not allowed',
+      ],
+      [
+        { method: "POST", url: "/numbers", payload: "[1]", headers: { "content-type": "application/json" } },
+        400,
+        "request body must be object",
+      ],
+      [
+        {
+          method: "POST",
+          url: "/numbers",
+          payload: "{nope",
+          headers: { "content-type": "application/json" },
+        },
+        400,
+        "request body is not valid JSON",
+      ],
+      [
+        {
+          method: "POST",
+          url: "/numbers",
+          payload: JSON.stringify({ n: "x".repeat(2000) }),
+          headers: { "content-type": "application/json" },
+        },
+        413,
+        "request body is too large",
+      ],
+      [
+        { method: "POST", url: "/numbers", payload: "n=1", headers: { "content-type": "text/csv" } },
+        415,
+        "unsupported content type: text/csv",
+      ],
+      ["/params/" + "x".repeat(3000), 414, "a path parameter is too long"],
+      ["/params/%E0%A4%A", 400, "the URL is malformed"],
+      ["/nowhere", 404, "no route GET /nowhere"],
+      ["/teapot", 418, "teapot"],
+    ];
+    for (const [request, status, problem] of cases) {
+      const response = await app.inject(request);
+      assert.equal(response.statusCode, status, JSON.stringify(request).slice(0, 80));
+      const body = response.json() as { problem: string };
+      assert.ok(body.problem.startsWith(problem), `${body.problem} starts with ${problem}`);
+    }
+  });
+
+  it("answers a real fault with the part's 500 and no internals", async () => {
+    const response = await app.inject("/bug");
+    assert.equal(response.statusCode, 500);
+    assert.deepEqual(response.json(), { problem: "internal" });
+  });
+
+  it("tags every response with a request id and allows cross-origin use with preflight", async () => {
+    const response = await app.inject({ url: "/numbers?n=1", headers: { origin: "http://app.example" } });
+    assert.match(String(response.headers["x-request-id"]), /^[0-9a-f-]{36}$/);
+    assert.equal(response.headers["access-control-allow-origin"], "*");
+    const preflight = await app.inject({
+      method: "OPTIONS",
+      url: "/numbers",
+      headers: { origin: "http://app.example", "access-control-request-method": "POST" },
+    });
+    assert.equal(preflight.statusCode, 204);
+    assert.match(String(preflight.headers["access-control-allow-methods"]), /POST/);
+    assert.deepEqual((await app.inject("/_health")).json(), { status: "ok" });
+    assert.equal(app.server.keepAliveTimeout, 61_000);
+  });
+
+  it("accepts operator writes from loopback only when no admin token is set", async () => {
+    assert.equal(
+      (await guarded.inject({ method: "POST", url: "/write", remoteAddress: "127.0.0.1" })).statusCode,
+      200,
+    );
+    assert.equal(
+      (await guarded.inject({ method: "POST", url: "/write", remoteAddress: "::1" })).statusCode,
+      200,
+    );
+    const remote = await guarded.inject({ method: "POST", url: "/write", remoteAddress: "203.0.113.9" });
+    assert.equal(remote.statusCode, 403);
+    assert.match((remote.json() as { problem: string }).problem, /loopback addresses only/);
+  });
+
+  it("requires the admin token as a Bearer token from anywhere when one is set", async () => {
+    const post = (authorization?: string, remoteAddress = "203.0.113.9") =>
+      guarded.inject({
+        method: "POST",
+        url: "/token-write",
+        remoteAddress,
+        headers: authorization ? { authorization } : {},
+      });
+    assert.equal((await post("Bearer s3cret")).statusCode, 200);
+    for (const wrong of [undefined, "Bearer s3cre", "Bearer s3cret2", "Basic s3cret", "s3cret"]) {
+      const response = await post(wrong, "127.0.0.1");
+      assert.equal(response.statusCode, 401, String(wrong));
+      assert.equal(response.headers["www-authenticate"], 'Bearer realm="castnet"');
+    }
+  });
+});
