@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, InjectOptions } from "fastify";
 import { type ErrorShape, createHttpServer, createLogger, operatorGuard } from "../../src/http/index.js";
 
 class Teapot extends Error {}
@@ -70,7 +70,7 @@ describe("the shared HTTP conventions", () => {
   });
 
   it("describes every kind of bad input in the part's own shape", async () => {
-    const cases: [Parameters<FastifyInstance["inject"]>[0], number, string][] = [
+    const cases: [InjectOptions | string, number, string][] = [
       ["/numbers?n=twelve", 400, 'query parameter "n" must be integer'],
       ["/numbers", 400, 'query parameter "n" is required'],
       [
