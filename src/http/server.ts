@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import cors from "@fastify/cors";
 import Fastify, {
   LogController,
@@ -47,6 +49,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     // Long path parameters (hex calldata, keys) are data: route schemas judge them.
     routerOptions: { maxParamLength: 2048 },
     // Malformed URLs and over-long parameters are refused by the router itself: same shape as any bad input.
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, options.errors),
     frameworkErrors: (error, _request, reply) => {
       const status = error.code === "FST_ERR_MAX_PARAM_LENGTH" ? 414 : 400;
       const text = status === 414 ? "a path parameter is too long" : "the URL is malformed";
@@ -56,6 +59,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
   app.setValidatorCompiler(validatorCompiler);
   await app.register(cors, {
+    // A plain OPTIONS (no preflight headers) is answered like a preflight, not refused in plain text.
+    strictPreflight: false,
     origin: options.corsOrigin ?? "*",
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     exposedHeaders: ["x-request-id", "retry-after"],
@@ -116,4 +121,23 @@ function clientMessage(error: FastifyError, contentType: string | undefined): st
       if (error instanceof SyntaxError) return `request body is not valid JSON: ${error.message}`;
       return error.message;
   }
+}
+
+/**
+ * Requests so broken that no route sees them (oversize headers, bad framing, not HTTP at all) still
+ * get an answer in the part's error shape, on a connection that is then closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Socket, errors: ErrorShape): void {
+  if (!socket.writable) return void socket.destroy(error);
+  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
+  const reply = errors.badRequest(
+    tooLarge ? "the request headers are too large" : "the request is not valid HTTP",
+    tooLarge ? 431 : 400,
+  );
+  const body = JSON.stringify(reply.body);
+  socket.end(
+    `HTTP/1.1 ${reply.statusCode} ${STATUS_CODES[reply.statusCode] ?? "Bad Request"}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

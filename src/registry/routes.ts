@@ -1,11 +1,12 @@
 import type { FastifyPluginAsync } from "fastify";
+import { ALLOW_NUL } from "../http/validation.js";
 import type { Hex } from "viem";
 import type { TransferRateLimits } from "./rateLimit.js";
 import type { RegistryService, TransferRequest } from "./service.js";
 import type { TransferFilter } from "./store.js";
 
 const count = { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
-const nameQuery = { type: "string", maxLength: 256 } as const;
+const nameQuery = { type: "string", maxLength: 256, [ALLOW_NUL]: true } as const;
 
 export const transferSchema = {
   type: "object",

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
+import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
 import { type ErrorShape, createHttpServer, createLogger, operatorGuard } from "../../src/http/index.js";
+import { ALLOW_NUL } from "../../src/http/validation.js";
 
 class Teapot extends Error {}
 
@@ -46,6 +48,12 @@ describe("the shared HTTP conventions", () => {
       },
       async (request) => ({ n: request.body.n }),
     );
+    const text = {
+      type: "object",
+      properties: { s: { type: "string" }, padded: { type: "string", [ALLOW_NUL]: true } },
+    };
+    app.get("/text", { schema: { querystring: text } }, async (request) => request.query);
+    app.post("/text", { schema: { body: text } }, async (request) => request.body);
     app.get("/params/:p", async (request) => ({ length: (request.params as { p: string }).p.length }));
     app.get("/teapot", async () => {
       throw new Teapot();
@@ -111,6 +119,17 @@ describe("the shared HTTP conventions", () => {
       ["/params/" + "x".repeat(3000), 414, "a path parameter is too long"],
       ["/params/%E0%A4%A", 400, "the URL is malformed"],
       ["/nowhere", 404, "no route GET /nowhere"],
+      ["/numbers?n=0x10", 400, 'query parameter "n" must be integer'],
+      ["/numbers?n=1e1", 400, 'query parameter "n" must be integer'],
+      ["/numbers?n=%201", 400, 'query parameter "n" must be integer'],
+      ["/numbers?n=1&n=2", 400, 'query parameter "n" must be given once'],
+      [{ method: "POST", url: "/numbers", payload: { n: 1.5 } }, 400, 'field "n" must be integer'],
+      ["/text?s=a%00b", 400, 'query parameter "s" must not contain the NUL character (U+0000)'],
+      [
+        { method: "POST", url: "/text", payload: { s: "a\u0000" } },
+        400,
+        'field "s" must not contain the NUL',
+      ],
       ["/teapot", 418, "teapot"],
     ];
     for (const [request, status, problem] of cases) {
@@ -119,6 +138,30 @@ describe("the shared HTTP conventions", () => {
       const body = response.json() as { problem: string };
       assert.ok(body.problem.startsWith(problem), `${body.problem} starts with ${problem}`);
     }
+  });
+
+  it("keeps a NUL where a route allows it", async () => {
+    assert.deepEqual((await app.inject("/text?padded=alice%00%00")).json(), { padded: "alice\u0000\u0000" });
+  });
+
+  it("answers requests that are not HTTP, or whose headers are too large, in the part's shape", async () => {
+    await app.listen({ host: "127.0.0.1", port: 0 });
+    const { port } = app.server.address() as { port: number };
+    const raw = async (request: string) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.end(request);
+      let answer = "";
+      for await (const chunk of socket) answer += String(chunk);
+      return answer;
+    };
+    const oversize = await raw(`GET /_health HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
+    assert.match(oversize, /^HTTP\/1.1 431 /);
+    assert.ok(oversize.endsWith('{"problem":"the request headers are too large"}'));
+    const garbage = await raw("FOO /_health HTTP/1.1\r\nContent-Length: -1\r\n\r\n");
+    assert.match(garbage, /^HTTP\/1.1 400 /);
+    assert.ok(garbage.endsWith('{"problem":"the request is not valid HTTP"}'));
+    const plainOptions = await app.inject({ method: "OPTIONS", url: "/_health" });
+    assert.equal(plainOptions.statusCode, 204);
   });
 
   it("answers a real fault with the part's 500 and no internals", async () => {
