@@ -2,7 +2,9 @@
 import type { FastifyPluginAsync } from "fastify";
 import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
+import type { OnChainEvent } from "../../protocol/generated/onchain_event.js";
 import type { HubService } from "../service.js";
+import type { PageRequest } from "../store.js";
 import {
   checkTokenLength,
   enumParam,
@@ -17,10 +19,42 @@ import {
 const object = { type: "object", additionalProperties: true } as const;
 const eventsSchema = { type: "object", properties: { events: { type: "array", items: object } } } as const;
 const FID_KEY_LENGTH = 8;
+const SIGNER_EVENT_KEY_LENGTH = 8;
+
+/** A signer event's place in chain order, as a page key: block number and log index, big-endian. */
+function signerEventKey(event: OnChainEvent): Uint8Array {
+  const key = new Uint8Array(SIGNER_EVENT_KEY_LENGTH);
+  const view = new DataView(key.buffer);
+  view.setUint32(0, event.blockNumber);
+  view.setUint32(4, event.logIndex);
+  return key;
+}
+
+/**
+ * A fid has few signer events, so they are paged in memory; like the reference's on-chain lists, the
+ * last page carries no nextPageToken.
+ */
+function pageSignerEvents(events: OnChainEvent[], page: PageRequest) {
+  const ordered = page.reverse ? [...events].reverse() : events;
+  const after = page.after && Buffer.from(page.after);
+  const rest = after
+    ? ordered.filter(
+        (e) => Buffer.compare(Buffer.from(signerEventKey(e)), after) * (page.reverse ? -1 : 1) > 0,
+      )
+    : ordered;
+  const shown = rest.slice(0, page.pageSize);
+  const last = shown.at(-1);
+  return {
+    events: shown.map(renderOnChainEvent),
+    ...(rest.length > shown.length && last
+      ? { nextPageToken: Buffer.from(signerEventKey(last)).toString("base64") }
+      : {}),
+  };
+}
 
 export function chainRoutes(service: HubService): FastifyPluginAsync {
   return async (app) => {
-    app.get<{ Querystring: { fid: number; signer?: string } }>(
+    app.get<{ Querystring: PagingQuery & { fid: number; signer?: string } }>(
       "/v1/onChainSignersByFid",
       {
         schema: {
@@ -39,7 +73,8 @@ export function chainRoutes(service: HubService): FastifyPluginAsync {
         if (signer !== undefined && signer !== "") {
           return renderOnChainEvent(await service.onChainSigner(fid, hexParam(signer, "signer", 32)));
         }
-        return { events: (await service.onChainSignersByFid(fid)).map(renderOnChainEvent) };
+        const page = checkTokenLength(pageRequest(request.query), SIGNER_EVENT_KEY_LENGTH);
+        return pageSignerEvents(await service.onChainSignersByFid(fid), page);
       },
     );
 

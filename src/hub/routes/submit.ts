@@ -68,7 +68,7 @@ export function submitRoutes(
     app.addContentTypeParser("*", (request, _payload, done) =>
       done(
         new UnsupportedMediaType(
-          `the body must be the protobuf bytes of a Message sent as ${OCTET_STREAM}, not ${request.headers["content-type"]}`,
+          `the body must be the protobuf bytes of a Message sent as ${OCTET_STREAM}, not ${request.headers["content-type"] ?? "without a content type"}`,
         ),
       ),
     );
