@@ -35,7 +35,10 @@ export function validateReactionBody(body: ReactionBody): HubError | undefined {
 
 function validateLinkType(type: string): HubError | undefined {
   const length = utf8Length(type);
-  return length < 1 || length > 8 ? invalid("type must be between 1-8 bytes") : undefined;
+  if (length < 1 || length > 8) return invalid("type must be between 1-8 bytes");
+  // castnet's one addition to the reference rule: link types are words, and a NUL (which the
+  // reference passes) cannot be kept as text in PostgreSQL, so every engine refuses it alike.
+  return type.includes("\0") ? invalid("type must not contain NUL characters") : undefined;
 }
 
 export function validateLinkBody(body: LinkBody): HubError | undefined {
