@@ -1,5 +1,7 @@
 // Regenerates src/protocol/generated/*.ts from src/protocol/proto/*.proto with buf and the locally
-// installed ts-proto plugin (no remote plugins, so it works offline and is reproducible).
+// installed ts-proto plugin (no remote plugins). buf is fetched on demand by npx rather than kept as a
+// dev dependency: its per-platform binaries would otherwise be needed in package-lock.json, and only
+// maintainers who change a .proto file ever run this.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -29,10 +31,14 @@ const template = {
 };
 
 rmSync(outDir, { recursive: true, force: true });
-const buf = join("node_modules", ".bin", "buf");
-const result = spawnSync(buf, ["generate", protoDir, "--template", JSON.stringify(template)], {
-  stdio: "inherit",
-});
+const BUF = "@bufbuild/buf@1.75.0";
+const result = spawnSync(
+  "npx",
+  ["--yes", BUF, "generate", protoDir, "--template", JSON.stringify(template)],
+  {
+    stdio: "inherit",
+  },
+);
 if (result.status !== 0) process.exit(result.status ?? 1);
 
 // Generated files carry the generator version and the proto path; strip the version so that
