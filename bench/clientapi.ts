@@ -8,7 +8,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { runInWorker } from "./worker.js";
 import { createClientApi } from "../src/clientapi/index.js";
 import { createDevchain } from "../src/devchain/index.js";
 import { createLogger, listen } from "../src/http/index.js";
@@ -130,14 +131,7 @@ export async function benchClientApi(): Promise<void> {
 }
 
 function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    // The worker runs this same TypeScript file, so it first registers the loader the bench runs under.
-    const script = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
-      .then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
-    const worker = new Worker(script, { eval: true, workerData: job });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
+  return runInWorker(import.meta.url, job);
 }
 
 /** The load generator (worker thread): CONCURRENCY loops, each walking pages one request at a time. */

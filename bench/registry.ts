@@ -10,7 +10,8 @@ import { Agent, request } from "node:http";
 import { tmpdir } from "node:os";
 import type { EventLoopUtilization } from "node:perf_hooks";
 import { join } from "node:path";
-import { Worker, isMainThread, parentPort, workerData } from "node:worker_threads";
+import { isMainThread, parentPort, workerData } from "node:worker_threads";
+import { runInWorker } from "./worker.js";
 import { type Address, type Hex, recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createDevchain } from "../src/devchain/index.js";
@@ -179,14 +180,7 @@ function describeFailures(result: LoadResult): string {
 }
 
 function load(job: LoadJob): Promise<LoadResult> {
-  return new Promise((resolve, reject) => {
-    // The worker runs this TypeScript file too, so it first registers the loader the bench runs under.
-    const script = `import(${JSON.stringify(import.meta.resolve("tsx/esm/api"))})
-      .then((tsx) => { tsx.register(); return import(${JSON.stringify(import.meta.url)}); })`;
-    const worker = new Worker(script, { eval: true, workerData: job });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-  });
+  return runInWorker(import.meta.url, job);
 }
 
 /** The load generator (worker thread): CONCURRENCY loops, each with one request in flight. */
