@@ -29,6 +29,19 @@ function unwrap<T>(result: { isOk(): boolean; _unsafeUnwrap(): T; _unsafeUnwrapE
   return result._unsafeUnwrap();
 }
 
+/** A cast by `fid`, built and signed by the reference library as an app would. */
+async function castBy(fid: number, signer: core.Signer, text: string): Promise<core.Message> {
+  const body = {
+    text,
+    embeds: [],
+    embedsDeprecated: [],
+    mentions: [],
+    mentionsPositions: [],
+    type: core.CastType.CAST,
+  };
+  return unwrap(await core.makeCastAdd(body, { fid, network: MAINNET }, signer));
+}
+
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -131,20 +144,7 @@ for (const engine of await testEngines()) {
       const r1 = await submit(username);
       assert.equal(r1.status, 200, await r1.clone().text());
 
-      const cast = unwrap(
-        await core.makeCastAdd(
-          {
-            text: "hello from castnet",
-            embeds: [],
-            embedsDeprecated: [],
-            mentions: [],
-            mentionsPositions: [],
-            type: 0,
-          },
-          { fid: alice.fid, network: MAINNET },
-          signer,
-        ),
-      );
+      const cast = await castBy(alice.fid, signer, "hello from castnet");
       const r2 = await submit(cast);
       assert.equal(r2.status, 200, await r2.clone().text());
       const accepted = (await r2.json()) as { hash: string; data: { network: string } };
@@ -218,20 +218,7 @@ for (const engine of await testEngines()) {
         return body.result.signedKeyRequest.state === "completed" ? true : undefined;
       });
 
-      const cast = unwrap(
-        await core.makeCastAdd(
-          {
-            text: "signed by the app's key",
-            embeds: [],
-            embedsDeprecated: [],
-            mentions: [],
-            mentionsPositions: [],
-            type: 0,
-          },
-          { fid: alice.fid, network: MAINNET },
-          newKey,
-        ),
-      );
+      const cast = await castBy(alice.fid, newKey, "signed by the app's key");
       const response = await until("the hub to accept the new key", async () => {
         const r = await submit(cast);
         return r.status === 200 ? r : undefined;
@@ -241,20 +228,7 @@ for (const engine of await testEngines()) {
 
     it("refuses a cast from a key the fid never registered, with the reference error", async () => {
       const stranger = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
-      const cast = unwrap(
-        await core.makeCastAdd(
-          {
-            text: "not mine",
-            embeds: [],
-            embedsDeprecated: [],
-            mentions: [],
-            mentionsPositions: [],
-            type: 0,
-          },
-          { fid: alice.fid, network: MAINNET },
-          stranger,
-        ),
-      );
+      const cast = await castBy(alice.fid, stranger, "not mine");
       const r = await submit(cast);
       assert.equal(r.status, 400);
       const body = (await r.json()) as { errCode: string; details: string };
