@@ -6,8 +6,9 @@
 import type { Kysely } from "kysely";
 import type { HubEvent } from "../protocol/generated/hub_event.js";
 import type { NamingProfile } from "../protocol/naming.js";
+import type { Engine } from "../storage/index.js";
 import type { StoreType } from "./keys.js";
-import { loadStorage, type Storage } from "./limits.js";
+import { loadStorage, loadStorages, type Storage } from "./limits.js";
 import type { HubTables } from "./tables.js";
 
 /** A hub event before the transaction numbers it. */
@@ -22,6 +23,7 @@ interface Count {
 
 export interface MergeContext {
   readonly trx: Kysely<HubTables>;
+  readonly engine: Engine;
   readonly profile: NamingProfile;
   /** Unix ms, fixed for the transaction. */
   readonly nowMs: number;
@@ -30,8 +32,13 @@ export interface MergeContext {
   readonly storage: Map<number, Storage>;
 }
 
-export function newContext(trx: Kysely<HubTables>, profile: NamingProfile, nowMs: number): MergeContext {
-  return { trx, profile, nowMs, events: [], counts: new Map(), storage: new Map() };
+export function newContext(
+  trx: Kysely<HubTables>,
+  engine: Engine,
+  profile: NamingProfile,
+  nowMs: number,
+): MergeContext {
+  return { trx, engine, profile, nowMs, events: [], counts: new Map(), storage: new Map() };
 }
 
 export async function storeCount(ctx: MergeContext, fid: number, store: StoreType): Promise<number> {
@@ -82,4 +89,31 @@ export async function storageOf(ctx: MergeContext, fid: number): Promise<Storage
     ctx.storage.set(fid, storage);
   }
   return storage;
+}
+
+/** Loads the counts and storage of many fids at once, ahead of a group of merges. */
+export async function prefetch(
+  ctx: MergeContext,
+  fids: readonly number[],
+  stores: readonly StoreType[],
+): Promise<void> {
+  const missing = fids.filter((fid) => !ctx.storage.has(fid));
+  if (missing.length === 0) return;
+  for (const [fid, storage] of await loadStorages(ctx.trx, missing, ctx.nowMs)) ctx.storage.set(fid, storage);
+  const rows = await ctx.trx
+    .selectFrom("hub_store_counts")
+    .select(["fid", "store", "count"])
+    .where("fid", "in", missing)
+    .execute();
+  for (const row of rows) {
+    const fid = Number(row.fid);
+    const store = Number(row.store) as StoreType;
+    ctx.counts.set(`${fid}:${store}`, { fid, store, count: Number(row.count), dirty: false });
+  }
+  for (const fid of missing) {
+    for (const store of stores) {
+      const key = `${fid}:${store}`;
+      if (!ctx.counts.has(key)) ctx.counts.set(key, { fid, store, count: 0, dirty: false });
+    }
+  }
 }

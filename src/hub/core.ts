@@ -32,7 +32,7 @@ export async function runMerge<Result>(
 ): Promise<Result> {
   let wrote = false;
   const result = await lockedTransaction(core.database, locks, async (trx) => {
-    const ctx = newContext(trx, core.profile, core.now());
+    const ctx = newContext(trx, core.database.engine, core.profile, core.now());
     const value = await work(ctx);
     await flushCounts(ctx);
     wrote = (await commitEvents(ctx)).length > 0;

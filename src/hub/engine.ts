@@ -12,11 +12,11 @@ import { UserNameType } from "../protocol/generated/username_proof.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
 import { decodeMessage, makeTsHash } from "../protocol/message.js";
-import type { MergeContext } from "./context.js";
+import { prefetch, type MergeContext } from "./context.js";
 import { runMerge, type HubCore } from "./core.js";
 import { addressKey, nameKey, StoreType } from "./keys.js";
 import { loadStorage } from "./limits.js";
-import { isActiveSigner } from "./onchain.js";
+import { activeSigners, isActiveSigner } from "./onchain.js";
 import { mergeMessage } from "./stores/crdt.js";
 import { storeFor } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
@@ -36,10 +36,19 @@ export interface EngineHooks {
 
 /** Largest group of merges committed in one transaction. */
 const MAX_GROUP = 256;
+/** Longest a group waits for messages still being checked. */
+const GATHER_MS = 4;
+
+/** A message ready for the merge queue, with the verdict of its stateless checks. */
+interface Prepared {
+  accepted: Accepted;
+  /** Reported only if the state checks under the lock pass: the reference checks state first. */
+  statelessError: HubError | undefined;
+}
 
 interface Waiting {
-  accepted: Accepted;
-  resolve(): void;
+  prepared: Prepared;
+  resolve(outcome: HubError | undefined): void;
   reject(error: unknown): void;
 }
 
@@ -49,10 +58,16 @@ function hex(bytes: Uint8Array): string {
 
 const utf8 = new TextDecoder();
 
+function isAccountError(error: HubError | undefined): boolean {
+  return error?.errCode === "bad_request.unknown_fid" || error?.errCode === "bad_request.unknown_signer";
+}
+
 export class Engine {
   #queue: Waiting[] = [];
   #draining: Promise<void> | undefined;
   #closing = false;
+  /** Messages between the start of `prepare` and their place in the queue. */
+  #preparing = 0;
 
   constructor(
     private readonly core: HubCore,
@@ -67,8 +82,16 @@ export class Engine {
 
   /** Every check of submit except the merge itself (frame actions pass; they are never stored). */
   async validate(bytes: Uint8Array): Promise<Accepted> {
-    const accepted = await this.prepare(bytes, true);
-    const data = accepted.message.data!;
+    const { accepted, statelessError } = await this.prepare(bytes, true);
+    const message = accepted.message;
+    let stateError = await this.#checkState(message);
+    if (isAccountError(stateError)) {
+      await this.hooks.syncChain();
+      stateError = await this.#checkState(message);
+    }
+    if (stateError !== undefined) throw stateError;
+    if (statelessError !== undefined) throw statelessError;
+    const data = message.data!;
     if (storeFor(data.type) !== undefined || data.type === MessageType.LINK_COMPACT_STATE) {
       const storage = await loadStorage(this.core.database.db, data.fid, this.core.now());
       if (storage.total === 0) throw new HubError("bad_request.no_storage", "no storage");
@@ -76,37 +99,72 @@ export class Engine {
     return accepted;
   }
 
-  /** The checks before a merge; `forValidation` lets through what is valid but never stored. */
-  async prepare(bytes: Uint8Array, forValidation = false): Promise<Accepted> {
+  /**
+   * Decodes a message and runs what needs no lock: the network check, the username checks (which
+   * may fetch from the registry) and, in the verifier pool, the stateless checks. Whether the fid
+   * and its signer are known is checked under the fid's lock, in the merge transaction.
+   */
+  async prepare(bytes: Uint8Array, forValidation = false): Promise<Prepared> {
     if (this.#closing) throw new HubError("unavailable", "the hub is shutting down");
+    this.#preparing++;
+    try {
+      return await this.#prepare(bytes, forValidation);
+    } finally {
+      this.#preparing--;
+    }
+  }
+
+  async #prepare(bytes: Uint8Array, forValidation: boolean): Promise<Prepared> {
     const { message } = decodeMessage(bytes);
-    const now = this.core.now();
-    const stateless = this.verifier.validate(bytes, now);
-    // The stateless verdict is awaited below; if a state check fails first it is simply dropped.
+    const stateless = this.verifier.validate(bytes, this.core.now());
+    // Awaited below; if an earlier check fails first, its verdict is dropped.
     stateless.catch(() => undefined);
-    const stateError = await this.#checkState(message);
-    if (stateError !== undefined) throw stateError;
-    const error = await stateless;
-    if (error !== undefined) throw error;
-    const data = message.data!;
-    if (!forValidation && storeFor(data.type) === undefined && data.type !== MessageType.LINK_COMPACT_STATE) {
+    const data = message.data;
+    if (data === undefined) throw new HubError("bad_request.validation_failure", "message data is missing");
+    const networkError = this.#checkNetwork(data);
+    if (networkError !== undefined) throw networkError;
+    if (needsNameCheck(data) && !forValidation) {
+      let error = await this.#checkState(message);
+      if (isAccountError(error)) {
+        await this.hooks.syncChain();
+        error = await this.#checkState(message);
+      }
+      if (error !== undefined) throw error;
+    }
+    const statelessError = await stateless;
+    if (
+      statelessError === undefined &&
+      !forValidation &&
+      storeFor(data.type) === undefined &&
+      data.type !== MessageType.LINK_COMPACT_STATE
+    ) {
       throw new HubError("bad_request.validation_failure", "invalid message type");
     }
     return {
-      message,
-      bytes,
-      hash: message.hash,
-      tsHash: makeTsHash(data.timestamp, message.hash),
-      json: writeMessageJson(message, this.core.profile),
+      accepted: {
+        message,
+        bytes,
+        hash: message.hash,
+        tsHash: makeTsHash(data.timestamp, message.hash),
+        json: writeMessageJson(message, this.core.profile),
+      },
+      statelessError,
     };
   }
 
-  /** Queues a prepared message for the next group commit. */
-  commit(accepted: Accepted): Promise<Accepted> {
-    return new Promise<void>((resolve, reject) => {
-      this.#queue.push({ accepted, resolve, reject });
-      this.#draining ??= this.#drain();
-    }).then(() => accepted);
+  /**
+   * Queues a prepared message for the next group commit. A message refused because its fid or
+   * signer is unknown is tried once more after catching up with the chain: the key may have been
+   * mined a moment ago.
+   */
+  async commit(prepared: Prepared): Promise<Accepted> {
+    let outcome = await this.#enqueue(prepared);
+    if (isAccountError(outcome)) {
+      await this.hooks.syncChain();
+      outcome = await this.#enqueue(prepared);
+    }
+    if (outcome !== undefined) throw outcome;
+    return prepared.accepted;
   }
 
   /** Refuses new submits and waits for every queued merge to commit. */
@@ -115,26 +173,43 @@ export class Engine {
     await this.#draining;
   }
 
+  #enqueue(prepared: Prepared): Promise<HubError | undefined> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ prepared, resolve, reject });
+      // Started on the next turn of the event loop, so that everything that arrives in this turn
+      // joins the group.
+      this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
+    });
+  }
+
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0) await this.#commitGroup(this.#queue.splice(0, MAX_GROUP));
+      while (this.#queue.length > 0) {
+        await this.#gather();
+        await this.#commitGroup(this.#queue.splice(0, MAX_GROUP));
+      }
     } finally {
       this.#draining = undefined;
+    }
+  }
+
+  /**
+   * Group commit: while messages are still being checked (their signatures in the verifier pool),
+   * waits a little for them to join, since one commit (one fsync) for many messages costs about as
+   * much as one for a single message.
+   */
+  async #gather(): Promise<void> {
+    const started = performance.now();
+    while (this.#preparing > 0 && this.#queue.length < MAX_GROUP && performance.now() - started < GATHER_MS) {
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
 
   async #commitGroup(group: Waiting[]): Promise<void> {
     let outcomes: (HubError | undefined)[];
     try {
-      outcomes = await runMerge(
-        this.core,
-        group.flatMap((w) => locksOf(w.accepted.message.data!)),
-        async (ctx) => {
-          const results: (HubError | undefined)[] = [];
-          for (const waiting of group) results.push(await this.#mergeOne(ctx, waiting.accepted));
-          return results;
-        },
-      );
+      const locks = group.flatMap((w) => locksOf(w.prepared.accepted.message.data!));
+      outcomes = await runMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
     } catch (error) {
       // A fault (not a refusal) aborts the whole group: retry its messages one by one, so that one
       // bad apple cannot fail the others.
@@ -142,61 +217,48 @@ export class Engine {
       for (const waiting of group) await this.#commitGroup([waiting]);
       return;
     }
-    group.forEach((waiting, i) => {
-      const outcome = outcomes[i];
-      if (outcome === undefined) waiting.resolve();
-      else waiting.reject(outcome);
-    });
+    group.forEach((waiting, i) => waiting.resolve(outcomes[i]));
   }
 
-  async #mergeOne(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
-    const data = accepted.message.data!;
-    try {
-      // Checked again under the fid's lock: the key may have been removed since the first check.
-      if (!(await isActiveSigner(ctx.trx, data.fid, accepted.message.signer))) {
-        return unknownSigner(accepted.message.signer, data.fid);
-      }
-      await mergeMessage(ctx, accepted);
-      return undefined;
-    } catch (error) {
-      if (error instanceof HubError) return error;
-      throw error;
+  async #mergeGroup(ctx: MergeContext, group: Waiting[]): Promise<(HubError | undefined)[]> {
+    const datas = group.map((w) => w.prepared.accepted.message.data!);
+    const fids = [...new Set(datas.map((d) => d.fid))];
+    const stores = [...new Set(datas.map((d) => storeFor(d.type)?.store ?? StoreType.LINKS))];
+    const registered = new Set(
+      (await ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids).execute()).map((r) =>
+        Number(r.fid),
+      ),
+    );
+    const active = await activeSigners(ctx.trx, fids);
+    await prefetch(ctx, fids, stores);
+    const results: (HubError | undefined)[] = [];
+    for (const { prepared } of group) {
+      const message = prepared.accepted.message;
+      const fid = message.data!.fid;
+      if (!registered.has(fid)) results.push(new HubError("bad_request.unknown_fid", `unknown fid: ${fid}`));
+      else if (!active.has(`${fid}:${hex(message.signer)}`)) results.push(unknownSigner(message.signer, fid));
+      else if (prepared.statelessError !== undefined) results.push(prepared.statelessError);
+      else results.push(await mergeOrRefuse(ctx, prepared.accepted));
     }
+    return results;
   }
 
-  /** Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6). */
+  #checkNetwork(data: MessageData): HubError | undefined {
+    if (data.network === this.core.network) return undefined;
+    const names = profileNames(this.core.profile).network;
+    return new HubError(
+      "bad_request.validation_failure",
+      `incorrect network: ${names[data.network] ?? data.network} (expected: ${names[this.core.network]})`,
+    );
+  }
+
+  /** Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. */
   async #checkState(message: Message): Promise<HubError | undefined> {
-    const data = message.data;
-    if (data === undefined) return new HubError("bad_request.validation_failure", "message data is missing");
-    if (data.network !== this.core.network) {
-      const names = profileNames(this.core.profile).network;
-      return new HubError(
-        "bad_request.validation_failure",
-        `incorrect network: ${names[data.network] ?? data.network} (expected: ${names[this.core.network]})`,
-      );
-    }
+    const data = message.data!;
     const db = this.core.database.db;
-    let error = await this.#checkAccount(db, data, message.signer);
-    if (error !== undefined) {
-      await this.hooks.syncChain();
-      error = await this.#checkAccount(db, data, message.signer);
-      if (error !== undefined) return error;
-    }
-    return this.#checkNames(db, data);
-  }
-
-  async #checkAccount(
-    db: Kysely<HubTables>,
-    data: MessageData,
-    signer: Uint8Array,
-  ): Promise<HubError | undefined> {
     const fid = await db.selectFrom("hub_fids").select("fid").where("fid", "=", data.fid).executeTakeFirst();
     if (fid === undefined) return new HubError("bad_request.unknown_fid", `unknown fid: ${data.fid}`);
-    if (!(await isActiveSigner(db, data.fid, signer))) return unknownSigner(signer, data.fid);
-    return undefined;
-  }
-
-  async #checkNames(db: Kysely<HubTables>, data: MessageData): Promise<HubError | undefined> {
+    if (!(await isActiveSigner(db, data.fid, message.signer))) return unknownSigner(message.signer, data.fid);
     const username = data.userDataBody;
     if (
       data.type === MessageType.USER_DATA_ADD &&
@@ -210,11 +272,29 @@ export class Engine {
       }
       return error;
     }
-    const proof = data.usernameProofBody;
-    if (data.type === MessageType.USERNAME_PROOF && proof !== undefined)
+    if (data.type === MessageType.USERNAME_PROOF && data.usernameProofBody !== undefined) {
       return nameServiceProofError(db, data);
+    }
     return undefined;
   }
+}
+
+async function mergeOrRefuse(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
+  try {
+    await mergeMessage(ctx, accepted);
+    return undefined;
+  } catch (error) {
+    if (error instanceof HubError) return error;
+    throw error;
+  }
+}
+
+/** USERNAME user data and name-service proofs need checks that may reach the registry. */
+function needsNameCheck(data: MessageData): boolean {
+  return (
+    (data.type === MessageType.USER_DATA_ADD && data.userDataBody?.type === UserDataType.USERNAME) ||
+    data.type === MessageType.USERNAME_PROOF
+  );
 }
 
 function unknownSigner(signer: Uint8Array, fid: number): HubError {

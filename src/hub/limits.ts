@@ -51,17 +51,29 @@ export function storageFromRents(
 }
 
 export async function loadStorage(db: Kysely<HubTables>, fid: number, nowMs: number): Promise<Storage> {
+  return (await loadStorages(db, [fid], nowMs)).get(fid)!;
+}
+
+/** The storage of several fids in one query. */
+export async function loadStorages(
+  db: Kysely<HubTables>,
+  fids: readonly number[],
+  nowMs: number,
+): Promise<Map<number, Storage>> {
   const rows = await db
     .selectFrom("hub_onchain_events")
-    .select(["event", "block_timestamp"])
-    .where("fid", "=", fid)
+    .select(["fid", "event", "block_timestamp"])
+    .where("fid", "in", [...fids])
     .where("type", "=", OnChainEventType.EVENT_TYPE_STORAGE_RENT)
     .execute();
-  const rents = rows.map((row) => ({
-    units: OnChainEvent.decode(row.event).storageRentEventBody?.units ?? 0,
-    blockTimestamp: Number(row.block_timestamp),
-  }));
-  return storageFromRents(rents, nowMs);
+  const rents = new Map<number, { units: number; blockTimestamp: number }[]>(fids.map((fid) => [fid, []]));
+  for (const row of rows) {
+    rents.get(Number(row.fid))?.push({
+      units: OnChainEvent.decode(row.event).storageRentEventBody?.units ?? 0,
+      blockTimestamp: Number(row.block_timestamp),
+    });
+  }
+  return new Map([...rents].map(([fid, list]) => [fid, storageFromRents(list, nowMs)]));
 }
 
 /** Size of one unit of each cohort, per store (for /v1/storageLimitsByFid). */

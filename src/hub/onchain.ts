@@ -178,6 +178,18 @@ async function signerIndexAfter(
   }
 }
 
+/** The keys that may sign for each of `fids`, as "fid:0xkey". */
+export async function activeSigners(db: MergeContext["trx"], fids: readonly number[]): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom("hub_signers")
+    .select(["fid", "key"])
+    .where("fid", "in", [...fids])
+    .where("event_type", "=", SignerEventType.ADD)
+    .where("key_type", "=", ED25519_KEY_TYPE)
+    .execute();
+  return new Set(rows.map((row) => `${Number(row.fid)}:0x${Buffer.from(row.key).toString("hex")}`));
+}
+
 /** Whether `key` may sign messages for `fid` now. */
 export async function isActiveSigner(
   db: MergeContext["trx"],

@@ -36,8 +36,8 @@ import * as store from "./store.js";
 export type { PageRequest } from "./store.js";
 
 export interface MessagePage {
-  /** Each message's JSON text. */
-  messages: string[];
+  /** The page's messages as JSON text, joined with commas (the inside of the `messages` array). */
+  messages: string;
   /** Standard base64 of the last key; "" on the last page. */
   nextPageToken: string;
 }
@@ -108,6 +108,7 @@ export class HubService implements ActivitySource {
    */
   async submitBulkMessages(messages: readonly Uint8Array[]): Promise<BulkOutcome[]> {
     const prepared = await Promise.allSettled(messages.map((bytes) => this.engine.prepare(bytes)));
+    // Queued in input order, so that messages of one bulk merge in the order they were sent.
     const committed = prepared.map((p) =>
       p.status === "fulfilled" ? this.engine.commit(p.value) : Promise.reject(p.reason),
     );
@@ -134,8 +135,16 @@ export class HubService implements ActivitySource {
     return writeMessageJson(decodeMessage(row.message).message, this.core.profile);
   }
 
-  private page(page: store.Page<store.JsonRow>): MessagePage {
-    return { messages: page.items.map((row) => this.json(row)), nextPageToken: pageToken(page.next) };
+  private page(page: store.JsonPage): MessagePage {
+    return { messages: page.joined, nextPageToken: pageToken(page.next) };
+  }
+
+  private get lists(): store.ListContext {
+    return {
+      database: this.core.database,
+      profile: this.core.profile.name,
+      render: (bytes) => writeMessageJson(decodeMessage(bytes).message, this.core.profile),
+    };
   }
 
   private async one(row: Promise<store.JsonRow | undefined>, what: string): Promise<string> {
@@ -150,16 +159,16 @@ export class HubService implements ActivitySource {
 
   /** Adds and removes, as the reference lists them. */
   async castsByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
-    return this.page(await store.messagesByFid(this.db, fid, StoreType.CASTS, {}, page));
+    return this.page(await store.messagesByFid(this.lists, fid, StoreType.CASTS, {}, page));
   }
 
   async castsByParent(parent: CastId | string, page: store.PageRequest): Promise<MessagePage> {
     const target = typeof parent === "string" ? urlKey(parent) : castIdKey(parent);
-    return this.page(await store.messagesByTarget(this.db, StoreType.CASTS, target, undefined, page));
+    return this.page(await store.messagesByTarget(this.lists, StoreType.CASTS, target, undefined, page));
   }
 
   async castsByMention(fid: number, page: store.PageRequest): Promise<MessagePage> {
-    return this.page(await store.castsByMention(this.db, fid, page));
+    return this.page(await store.castsByMention(this.lists, fid, page));
   }
 
   reactionById(fid: number, type: ReactionType, target: CastId | string): Promise<string> {
@@ -177,7 +186,7 @@ export class HubService implements ActivitySource {
     page: store.PageRequest,
   ): Promise<MessagePage> {
     const filter = { types: [MessageType.REACTION_ADD], kind: type === undefined ? undefined : String(type) };
-    return this.page(await store.messagesByFid(this.db, fid, StoreType.REACTIONS, filter, page));
+    return this.page(await store.messagesByFid(this.lists, fid, StoreType.REACTIONS, filter, page));
   }
 
   async reactionsByTarget(
@@ -187,7 +196,7 @@ export class HubService implements ActivitySource {
   ): Promise<MessagePage> {
     const key = typeof target === "string" ? urlKey(target) : castIdKey(target);
     const kind = type === undefined ? undefined : String(type);
-    return this.page(await store.messagesByTarget(this.db, StoreType.REACTIONS, key, kind, page));
+    return this.page(await store.messagesByTarget(this.lists, StoreType.REACTIONS, key, kind, page));
   }
 
   linkById(fid: number, type: string, targetFid: number): Promise<string> {
@@ -197,7 +206,7 @@ export class HubService implements ActivitySource {
 
   async linksByFid(fid: number, type: string | undefined, page: store.PageRequest): Promise<MessagePage> {
     const filter = { types: [MessageType.LINK_ADD], kind: type };
-    return this.page(await store.messagesByFid(this.db, fid, StoreType.LINKS, filter, page));
+    return this.page(await store.messagesByFid(this.lists, fid, StoreType.LINKS, filter, page));
   }
 
   async linksByTargetFid(
@@ -205,7 +214,9 @@ export class HubService implements ActivitySource {
     type: string | undefined,
     page: store.PageRequest,
   ): Promise<MessagePage> {
-    return this.page(await store.messagesByTarget(this.db, StoreType.LINKS, fidKey(targetFid), type, page));
+    return this.page(
+      await store.messagesByTarget(this.lists, StoreType.LINKS, fidKey(targetFid), type, page),
+    );
   }
 
   userData(fid: number, type: UserDataType): Promise<string> {
@@ -216,7 +227,7 @@ export class HubService implements ActivitySource {
   }
 
   async userDataByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
-    return this.page(await store.messagesByFid(this.db, fid, StoreType.USER_DATA, {}, page));
+    return this.page(await store.messagesByFid(this.lists, fid, StoreType.USER_DATA, {}, page));
   }
 
   verification(fid: number, address: Uint8Array): Promise<string> {
@@ -234,7 +245,7 @@ export class HubService implements ActivitySource {
 
   async verificationsByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
     const filter = { types: [MessageType.VERIFICATION_ADD_ETH_ADDRESS] };
-    return this.page(await store.messagesByFid(this.db, fid, StoreType.VERIFICATIONS, filter, page));
+    return this.page(await store.messagesByFid(this.lists, fid, StoreType.VERIFICATIONS, filter, page));
   }
 
   // On-chain events.

@@ -1,8 +1,8 @@
 /**
  * Read queries. Every list is one indexed range scan in tsHash order (or reverse), resuming after
- * the key its page token carries, reading one row more than the page to know whether another follows.
+ * the key its page token carries.
  */
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
 import { OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
 import type { Database } from "../storage/index.js";
@@ -44,63 +44,134 @@ type Db = Kysely<HubTables>;
 
 const JSON_COLUMNS = ["ts_hash", "json", "json_profile", "message"] as const;
 
-export async function messagesByFid(
-  db: Db,
+/** The rows of a message list after `after`, in order; the caller pages and selects. */
+type ListQuery = (
+  after: Uint8Array | undefined,
+  reverse: boolean,
+) => SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"] }, "m", object>;
+
+/** A page of messages as JSON text: the messages' JSON joined with commas, in list order. */
+export interface JsonPage {
+  joined: string;
+  next: Uint8Array | undefined;
+}
+
+/**
+ * Pages a message list. The database joins the stored JSON of the page itself (the rows come out
+ * of the subquery in its order), so that a page costs one string, not one object per message;
+ * messages rendered under another naming profile are rendered again, one by one.
+ */
+async function jsonPage(
+  database: Database<HubTables>,
+  list: ListQuery,
+  page: PageRequest,
+  profile: string,
+  render: (message: Uint8Array) => string,
+): Promise<JsonPage> {
+  const direction = page.reverse ? "desc" : "asc";
+  const inner = list(page.after, page.reverse)
+    .select(["m.ts_hash as ts_hash", "m.json as json", "m.json_profile as json_profile"])
+    .orderBy("m.ts_hash", direction)
+    .limit(page.pageSize);
+  const postgres = database.engine === "postgres";
+  const joined = postgres
+    ? sql<string | null>`string_agg(json, ',' order by ts_hash ${sql.raw(direction)})`
+    : sql<string | null>`group_concat(json, ',')`;
+  const last = postgres
+    ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(page.reverse ? "asc" : "desc")}))[1]`
+    : page.reverse
+      ? sql<Uint8Array | null>`min(ts_hash)`
+      : sql<Uint8Array | null>`max(ts_hash)`;
+  const row = await database.db
+    .selectFrom(inner.as("page"))
+    .select([
+      joined.as("joined"),
+      sql<number | string>`count(*)`.as("n"),
+      last.as("last"),
+      sql<string | null>`min(json_profile)`.as("low"),
+      sql<string | null>`max(json_profile)`.as("high"),
+    ])
+    .executeTakeFirstOrThrow();
+  const count = Number(row.n);
+  if (count === 0) return { joined: "", next: undefined };
+  let text = row.joined ?? "";
+  if (row.low !== profile || row.high !== profile) {
+    const rows = await list(page.after, page.reverse)
+      .select(["m.json as json", "m.json_profile as json_profile", "m.message as message"])
+      .orderBy("m.ts_hash", direction)
+      .limit(page.pageSize)
+      .execute();
+    text = rows.map((r) => (r.json_profile === profile ? r.json : render(r.message))).join(",");
+  }
+  let next: Uint8Array | undefined;
+  if (count === page.pageSize && row.last !== null) {
+    const more = await list(row.last, page.reverse).select("m.ts_hash").limit(1).executeTakeFirst();
+    if (more !== undefined) next = row.last;
+  }
+  return { joined: text, next };
+}
+
+export interface ListContext {
+  database: Database<HubTables>;
+  profile: string;
+  render: (message: Uint8Array) => string;
+}
+
+function seek(reverse: boolean) {
+  return reverse ? ("<" as const) : (">" as const);
+}
+
+export function messagesByFid(
+  ctx: ListContext,
   fid: number,
   store: StoreType,
   filter: MessageFilter,
   page: PageRequest,
-): Promise<Page<JsonRow>> {
-  let query = db
-    .selectFrom("hub_messages")
-    .select(JSON_COLUMNS)
-    .where("fid", "=", fid)
-    .where("store", "=", store);
-  if (filter.types !== undefined) query = query.where("type", "in", [...filter.types]);
-  if (filter.kind !== undefined) query = query.where("kind", "=", filter.kind);
-  if (page.after !== undefined) query = query.where("ts_hash", page.reverse ? "<" : ">", page.after);
-  const rows = await query
-    .orderBy("ts_hash", page.reverse ? "desc" : "asc")
-    .limit(page.pageSize + 1)
-    .execute();
-  return cut(rows, page.pageSize, (row) => row.ts_hash);
+): Promise<JsonPage> {
+  const list: ListQuery = (after, reverse) => {
+    let query = ctx.database.db
+      .selectFrom("hub_messages as m")
+      .where("m.fid", "=", fid)
+      .where("m.store", "=", store);
+    if (filter.types !== undefined) query = query.where("m.type", "in", [...filter.types]);
+    if (filter.kind !== undefined) query = query.where("m.kind", "=", filter.kind);
+    if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
+    return query;
+  };
+  return jsonPage(ctx.database, list, page, ctx.profile, ctx.render);
 }
 
-export async function messagesByTarget(
-  db: Db,
+export function messagesByTarget(
+  ctx: ListContext,
   store: StoreType,
   target: Uint8Array,
   kind: string | undefined,
   page: PageRequest,
-): Promise<Page<JsonRow>> {
-  let query = db
-    .selectFrom("hub_messages")
-    .select(JSON_COLUMNS)
-    .where("store", "=", store)
-    .where("target", "=", target);
-  if (kind !== undefined) query = query.where("kind", "=", kind);
-  if (page.after !== undefined) query = query.where("ts_hash", page.reverse ? "<" : ">", page.after);
-  const rows = await query
-    .orderBy("ts_hash", page.reverse ? "desc" : "asc")
-    .limit(page.pageSize + 1)
-    .execute();
-  return cut(rows, page.pageSize, (row) => row.ts_hash);
+): Promise<JsonPage> {
+  const list: ListQuery = (after, reverse) => {
+    let query = ctx.database.db
+      .selectFrom("hub_messages as m")
+      .where("m.store", "=", store)
+      .where("m.target", "=", target);
+    if (kind !== undefined) query = query.where("m.kind", "=", kind);
+    if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
+    return query;
+  };
+  return jsonPage(ctx.database, list, page, ctx.profile, ctx.render);
 }
 
-export async function castsByMention(db: Db, mentionFid: number, page: PageRequest): Promise<Page<JsonRow>> {
-  let query = db
-    .selectFrom("hub_cast_mentions as m")
-    .innerJoin("hub_messages as c", (join) =>
-      join.onRef("c.fid", "=", "m.fid").on("c.store", "=", 1).onRef("c.ts_hash", "=", "m.ts_hash"),
-    )
-    .select(["c.ts_hash", "c.json", "c.json_profile", "c.message"])
-    .where("m.mention_fid", "=", mentionFid);
-  if (page.after !== undefined) query = query.where("m.ts_hash", page.reverse ? "<" : ">", page.after);
-  const rows = await query
-    .orderBy("m.ts_hash", page.reverse ? "desc" : "asc")
-    .limit(page.pageSize + 1)
-    .execute();
-  return cut(rows, page.pageSize, (row) => row.ts_hash);
+export function castsByMention(ctx: ListContext, mentionFid: number, page: PageRequest): Promise<JsonPage> {
+  const list: ListQuery = (after, reverse) => {
+    let query = ctx.database.db
+      .selectFrom("hub_cast_mentions as c")
+      .innerJoin("hub_messages as m", (join) =>
+        join.onRef("m.fid", "=", "c.fid").on("m.store", "=", 1).onRef("m.ts_hash", "=", "c.ts_hash"),
+      )
+      .where("c.mention_fid", "=", mentionFid);
+    if (after !== undefined) query = query.where("c.ts_hash", seek(reverse), after);
+    return query as unknown as ReturnType<ListQuery>;
+  };
+  return jsonPage(ctx.database, list, page, ctx.profile, ctx.render);
 }
 
 export async function messageBySetKey(

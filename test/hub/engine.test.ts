@@ -69,7 +69,7 @@ for (const engine of await testEngines()) {
 
       const page = await service.castsByFid(alice.fid, { pageSize: 10, reverse: false, after: undefined });
       assert.deepEqual(
-        page.messages.map((m) => JSON.parse(m).data.type),
+        JSON.parse(`[${page.messages}]`).map((m: { data: { type: string } }) => m.data.type),
         ["MESSAGE_TYPE_CAST_REMOVE"],
       );
     });

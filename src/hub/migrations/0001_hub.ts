@@ -22,6 +22,8 @@ export const hub: Migration = {
       .addColumn("json", "text", (c) => c.notNull())
       .addColumn("json_profile", "text", (c) => c.notNull())
       .addPrimaryKeyConstraint("hub_messages_pk", ["fid", "store", "ts_hash"])
+      // Clustered by the primary key on SQLite: a fid's list is then a run of neighbouring pages.
+      .$call((table) => (engine === "sqlite" ? table.modifyEnd(sql`without rowid`) : table))
       .execute();
     await db.schema
       .createIndex("hub_messages_set_key")

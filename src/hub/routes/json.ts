@@ -9,7 +9,7 @@ export function sendJson(reply: FastifyReply, text: string): FastifyReply {
 }
 
 export function pageJson(page: MessagePage): string {
-  return `{"messages":[${page.messages.join(",")}],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
+  return `{"messages":[${page.messages}],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
 }
 
 /**

@@ -6,6 +6,7 @@ import { decodeMessage } from "../../protocol/message.js";
 import { MessageType, type Message } from "../../protocol/generated/message.js";
 import { adjustCount, type MergeContext } from "../context.js";
 import type { StoreType } from "../keys.js";
+import { compiledOnce } from "../compiled.js";
 import type { IndexColumns } from "./spec.js";
 
 /** A message that passed validation, with the bytes it arrived in. */
@@ -46,21 +47,47 @@ export function toMergeRow(row: MergeRow): MergeRow {
   return { ...row, fid: Number(row.fid), timestamp: Number(row.timestamp) };
 }
 
+const bySetKey = compiledOnce((db) =>
+  db
+    .selectFrom("hub_messages")
+    .select(MERGE_COLUMNS)
+    .where("fid", "=", 0)
+    .where("store", "=", 0)
+    .where("set_key", "=", new Uint8Array()),
+);
+
 export async function findBySetKey(
   ctx: MergeContext,
   fid: number,
   store: StoreType,
   key: Uint8Array,
 ): Promise<MergeRow | undefined> {
-  const row = await ctx.trx
-    .selectFrom("hub_messages")
-    .select(MERGE_COLUMNS)
-    .where("fid", "=", fid)
-    .where("store", "=", store)
-    .where("set_key", "=", key)
-    .executeTakeFirst();
+  const [row] = await bySetKey(ctx.trx, ctx.engine, [fid, store, key]);
   return row === undefined ? undefined : toMergeRow(row);
 }
+
+const INSERT_COLUMNS = [
+  "fid",
+  "store",
+  "ts_hash",
+  "set_key",
+  "type",
+  "timestamp",
+  "hash",
+  "signer",
+  "kind",
+  "target",
+  "target_fid",
+  "message",
+  "json",
+  "json_profile",
+] as const;
+
+const insertRow = compiledOnce((db) =>
+  db
+    .insertInto("hub_messages")
+    .values(Object.fromEntries(INSERT_COLUMNS.map((column) => [column, null])) as never),
+);
 
 /** Adds of every fid indexed under `target` in a store. */
 export async function findByTarget(
@@ -85,25 +112,23 @@ export async function insertMessage(
   index: IndexColumns,
 ): Promise<void> {
   const data = incoming.message.data!;
-  await ctx.trx
-    .insertInto("hub_messages")
-    .values({
-      fid: data.fid,
-      store,
-      ts_hash: incoming.tsHash,
-      set_key: setKey,
-      type: data.type,
-      timestamp: data.timestamp,
-      hash: incoming.hash,
-      signer: incoming.message.signer,
-      kind: index.kind,
-      target: index.target,
-      target_fid: index.targetFid,
-      message: incoming.bytes,
-      json: incoming.json,
-      json_profile: ctx.profile.name,
-    })
-    .execute();
+  // In INSERT_COLUMNS order.
+  await insertRow(ctx.trx, ctx.engine, [
+    data.fid,
+    store,
+    incoming.tsHash,
+    setKey,
+    data.type,
+    data.timestamp,
+    incoming.hash,
+    incoming.message.signer,
+    index.kind,
+    index.target,
+    index.targetFid,
+    incoming.bytes,
+    incoming.json,
+    ctx.profile.name,
+  ]);
   const mentions = [...new Set(index.mentions)];
   if (mentions.length > 0) {
     await ctx.trx
