@@ -35,7 +35,7 @@ export async function runMerge<Result>(
     const ctx = newContext(trx, core.database.engine, core.profile, core.now());
     const value = await work(ctx);
     await flushCounts(ctx);
-    wrote = (await commitEvents(ctx)).length > 0;
+    wrote = (await commitEvents(ctx)) > 0;
     return value;
   });
   if (wrote) core.bus.notify();

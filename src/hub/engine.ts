@@ -14,6 +14,7 @@ import { profileNames } from "../protocol/json/enums.js";
 import { decodeMessage, makeTsHash } from "../protocol/message.js";
 import { prefetch, type MergeContext } from "./context.js";
 import { runMerge, type HubCore } from "./core.js";
+import { withBytes } from "./events.js";
 import { addressKey, nameKey, StoreType } from "./keys.js";
 import { loadStorage } from "./limits.js";
 import { activeSigners, isActiveSigner } from "./onchain.js";
@@ -115,7 +116,7 @@ export class Engine {
   }
 
   async #prepare(bytes: Uint8Array, forValidation: boolean): Promise<Prepared> {
-    const { message } = decodeMessage(bytes);
+    const message = withBytes(decodeMessage(bytes).message, bytes);
     const stateless = this.verifier.validate(bytes, this.core.now());
     // Awaited below; if an earlier check fails first, its verdict is dropped.
     stateless.catch(() => undefined);

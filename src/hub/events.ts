@@ -5,7 +5,9 @@
  * on one database, so a reader paging by id never skips an event that commits later.
  */
 import { type Kysely, sql } from "kysely";
+import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import { HubEvent } from "../protocol/generated/hub_event.js";
+import { Message } from "../protocol/generated/message.js";
 import { PROTOCOL_EPOCH_MS } from "../protocol/time.js";
 import type { MergeContext, PendingEvent } from "./context.js";
 import type { HubTables } from "./tables.js";
@@ -20,16 +22,65 @@ export function makeEventId(unixMs: number, sequence = 0): number {
   return Math.max(0, unixMs - PROTOCOL_EPOCH_MS) * SEQUENCE_BITS + sequence;
 }
 
-function toHubEvent(pending: PendingEvent, id: number): HubEvent {
-  return { ...pending, id, blockNumber: 0, shardIndex: 0, timestamp: 0 };
+/** The exact bytes a message arrived in (or was stored as), so that events carry them unchanged. */
+const received = new WeakMap<Message, Uint8Array>();
+
+export function withBytes(message: Message, bytes: Uint8Array): Message {
+  received.set(message, bytes);
+  return message;
+}
+
+function writeMessage(writer: BinaryWriter, field: number, message: Message | undefined): void {
+  if (message === undefined) return;
+  const bytes = received.get(message);
+  if (bytes !== undefined) writer.uint32((field << 3) | 2).bytes(bytes);
+  else Message.encode(message, writer.uint32((field << 3) | 2).fork()).join();
+}
+
+/**
+ * A HubEvent's protobuf bytes, written here rather than by the generated encoder so that message
+ * bodies are the bytes received, not a re-encoding (the generated encoder handles the rest).
+ */
+function encodeEvent(pending: PendingEvent, id: number): Uint8Array {
+  const writer = new BinaryWriter();
+  writer.uint32(8).int32(pending.type);
+  writer.uint32(16).uint64(id);
+  const merge = pending.mergeMessageBody;
+  if (merge !== undefined) {
+    writer.uint32(26).fork();
+    writeMessage(writer, 1, merge.message);
+    for (const deleted of merge.deletedMessages) writeMessage(writer, 2, deleted);
+    writer.join();
+  }
+  if (pending.pruneMessageBody !== undefined) {
+    writer.uint32(34).fork();
+    writeMessage(writer, 1, pending.pruneMessageBody.message);
+    writer.join();
+  }
+  if (pending.revokeMessageBody !== undefined) {
+    writer.uint32(42).fork();
+    writeMessage(writer, 1, pending.revokeMessageBody.message);
+    writer.join();
+  }
+  const rest: HubEvent = {
+    type: 0,
+    id: 0,
+    mergeUsernameProofBody: pending.mergeUsernameProofBody,
+    mergeOnChainEventBody: pending.mergeOnChainEventBody,
+    blockNumber: 0,
+    shardIndex: 0,
+    timestamp: 0,
+  };
+  HubEvent.encode(rest, writer);
+  return writer.finish();
 }
 
 const INSERT_CHUNK = 500;
 
-/** Numbers the transaction's pending events and writes them; call last, just before commit. */
-export async function commitEvents(ctx: MergeContext): Promise<HubEvent[]> {
+/** Numbers the transaction's pending events and writes them; call last, just before commit. Returns how many. */
+export async function commitEvents(ctx: MergeContext): Promise<number> {
   const n = ctx.events.length;
-  if (n === 0) return [];
+  if (n === 0) return 0;
   const floor = makeEventId(ctx.nowMs);
   // One statement reads and advances the counter under its row lock (held until commit).
   const row = await sql<{ last_id: number | string }>`
@@ -41,21 +92,19 @@ export async function commitEvents(ctx: MergeContext): Promise<HubEvent[]> {
     .then((result) => result.rows[0]);
   if (row === undefined) throw new Error("hub_event_counter is missing its row");
   const first = Number(row.last_id) - n + 1;
-  const events = ctx.events.map((pending, i) => toHubEvent(pending, first + i));
-  for (let i = 0; i < events.length; i += INSERT_CHUNK) {
+  const rows = ctx.events.map((pending, i) => ({
+    id: first + i,
+    type: pending.type,
+    event: encodeEvent(pending, first + i),
+  }));
+  for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
     await ctx.trx
       .insertInto("hub_events")
-      .values(
-        events.slice(i, i + INSERT_CHUNK).map((event) => ({
-          id: event.id,
-          type: event.type,
-          event: HubEvent.encode(event).finish(),
-        })),
-      )
+      .values(rows.slice(i, i + INSERT_CHUNK))
       .execute();
   }
   ctx.events.length = 0;
-  return events;
+  return rows.length;
 }
 
 export async function eventsFrom(db: Kysely<HubTables>, fromId: number, limit: number): Promise<HubEvent[]> {

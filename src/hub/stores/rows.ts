@@ -5,6 +5,7 @@
 import { decodeMessage } from "../../protocol/message.js";
 import { MessageType, type Message } from "../../protocol/generated/message.js";
 import { adjustCount, type MergeContext } from "../context.js";
+import { withBytes } from "../events.js";
 import type { StoreType } from "../keys.js";
 import { compiledOnce } from "../compiled.js";
 import type { IndexColumns } from "./spec.js";
@@ -146,7 +147,7 @@ function counted(type: number): boolean {
 
 /** Deletes a stored message and what indexes it; returns it decoded, for the event that reports it. */
 export async function deleteMessage(ctx: MergeContext, row: MergeRow): Promise<Message> {
-  const { message } = decodeMessage(row.message);
+  const message = withBytes(decodeMessage(row.message).message, row.message);
   await ctx.trx
     .deleteFrom("hub_messages")
     .where("fid", "=", row.fid)
