@@ -298,7 +298,11 @@ export async function benchHub(): Promise<void> {
  */
 class Connection {
   readonly #socket: Socket;
-  #buffer: Buffer = Buffer.alloc(0);
+  /** Bytes of a response head not yet complete. */
+  #head: Buffer = Buffer.alloc(0);
+  /** Body bytes still to come of the response being read, or -1 while reading its head. */
+  #remaining = -1;
+  #status = 0;
   #waiting: ((status: number) => void) | undefined;
 
   constructor(port: number) {
@@ -317,17 +321,32 @@ class Connection {
     this.#socket.destroy();
   }
 
+  // Counts body bytes without keeping them: a page of messages is about 100 KB.
   #read(chunk: Buffer): void {
-    this.#buffer = this.#buffer.length === 0 ? chunk : Buffer.concat([this.#buffer, chunk]);
-    const end = this.#buffer.indexOf("\r\n\r\n");
-    if (end < 0) return;
-    const head = this.#buffer.subarray(0, end).toString("latin1");
-    const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? 0);
-    if (this.#buffer.length < end + 4 + length) return;
-    this.#buffer = this.#buffer.subarray(end + 4 + length);
-    const waiting = this.#waiting;
-    this.#waiting = undefined;
-    waiting?.(Number(head.slice(9, 12)));
+    while (chunk.length > 0) {
+      if (this.#remaining < 0) {
+        const head = this.#head.length === 0 ? chunk : Buffer.concat([this.#head, chunk]);
+        const end = head.indexOf("\r\n\r\n");
+        if (end < 0) {
+          this.#head = head;
+          return;
+        }
+        const text = head.subarray(0, end).toString("latin1");
+        this.#status = Number(text.slice(9, 12));
+        this.#remaining = Number(/content-length: *(\d+)/i.exec(text)?.[1] ?? 0);
+        this.#head = Buffer.alloc(0);
+        chunk = head.subarray(end + 4);
+      }
+      const taken = Math.min(this.#remaining, chunk.length);
+      this.#remaining -= taken;
+      chunk = chunk.subarray(taken);
+      if (this.#remaining === 0) {
+        this.#remaining = -1;
+        const waiting = this.#waiting;
+        this.#waiting = undefined;
+        waiting?.(this.#status);
+      }
+    }
   }
 }
 

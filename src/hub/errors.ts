@@ -7,7 +7,7 @@
 import type { ErrorReply, ErrorShape } from "../http/index.js";
 import { HubError, type HubErrorCode } from "../protocol/errors.js";
 
-export const BASIC_CHALLENGE = 'Basic realm="castnet hub", charset="UTF-8"';
+const BASIC_CHALLENGE = 'Basic realm="castnet hub", charset="UTF-8"';
 
 /** A body the hub cannot read because of its content type: a parse failure, answered with 415. */
 export class UnsupportedMediaType extends HubError {
@@ -16,7 +16,7 @@ export class UnsupportedMediaType extends HubError {
   }
 }
 
-export function statusOf(error: HubError): number {
+function statusOf(error: HubError): number {
   if (error instanceof UnsupportedMediaType) return 415;
   const code: HubErrorCode = error.errCode;
   if (code === "not_found") return 404;
@@ -29,7 +29,7 @@ export function statusOf(error: HubError): number {
   return 400;
 }
 
-export function hubErrorReply(error: HubError): ErrorReply {
+function hubErrorReply(error: HubError): ErrorReply {
   const reply: ErrorReply = { statusCode: statusOf(error), body: error.toJSON() };
   if (error.errCode === "unauthenticated") reply.headers = { "www-authenticate": BASIC_CHALLENGE };
   return reply;

@@ -14,11 +14,11 @@ import type { HubTables } from "./tables.js";
 
 const SEQUENCE_BITS = 4096;
 /** Hub events are kept for three days, as in the reference. */
-export const EVENT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
+const EVENT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 /** Events per page of GET /v1/events. */
 export const EVENTS_PAGE_SIZE = 100;
 
-export function makeEventId(unixMs: number, sequence = 0): number {
+function makeEventId(unixMs: number, sequence = 0): number {
   return Math.max(0, unixMs - PROTOCOL_EPOCH_MS) * SEQUENCE_BITS + sequence;
 }
 

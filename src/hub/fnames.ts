@@ -28,7 +28,7 @@ function hexBytes(value: Hex): Uint8Array {
   return new Uint8Array(Buffer.from(value.slice(2), "hex"));
 }
 
-export function proofOfTransfer(transfer: Transfer): UserNameProof {
+function proofOfTransfer(transfer: Transfer): UserNameProof {
   return {
     timestamp: transfer.timestamp,
     name: utf8.encode(transfer.username),

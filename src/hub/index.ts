@@ -32,6 +32,7 @@ export interface HubOptions {
   registry: TransferFeed;
   /** "user:password[,user:password…]": submitMessage then needs HTTP Basic auth. */
   rpcAuth?: string;
+  /** Guards the operator routes (/v1/admin/…); without one they answer loopback callers only. */
   adminToken?: string;
   /** Unix ms; injectable for tests. */
   now?: () => number;
@@ -117,7 +118,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     errors: hubErrors,
     bodyLimit: BODY_LIMIT,
   });
-  await app.register(hubRoutes({ service, profile: options.naming, auth }));
+  await app.register(hubRoutes({ service, profile: options.naming, auth, adminToken: options.adminToken }));
   await app.ready();
   void chain.sync();
   void names.sync();

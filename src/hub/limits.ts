@@ -25,16 +25,16 @@ export interface Storage {
   limit(store: StoreType): number;
 }
 
-export function unitTypeOf(blockTimestamp: number): UnitType {
+function unitTypeOf(blockTimestamp: number): UnitType {
   return blockTimestamp < COHORT_2024_FROM ? "legacy" : "2024";
 }
 
 /** Unix seconds at which a rent stops counting: two years for legacy units, one for 2024 units. */
-export function rentExpiry(blockTimestamp: number): number {
+function rentExpiry(blockTimestamp: number): number {
   return blockTimestamp + (unitTypeOf(blockTimestamp) === "legacy" ? 2 : 1) * YEAR_SECONDS;
 }
 
-export function storageFromRents(
+function storageFromRents(
   rents: readonly { units: number; blockTimestamp: number }[],
   nowMs: number,
 ): Storage {
@@ -74,9 +74,4 @@ export async function loadStorages(
     });
   }
   return new Map([...rents].map(([fid, list]) => [fid, storageFromRents(list, nowMs)]));
-}
-
-/** Size of one unit of each cohort, per store (for /v1/storageLimitsByFid). */
-export function perUnitLimit(type: UnitType, store: StoreType): number {
-  return PER_UNIT[type][store];
 }

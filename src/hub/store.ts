@@ -6,6 +6,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
 import { OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
 import type { Database } from "../storage/index.js";
+import { runCompiled } from "./compiled.js";
 import type { StoreType } from "./keys.js";
 import type { HubTables } from "./tables.js";
 
@@ -44,11 +45,17 @@ type Db = Kysely<HubTables>;
 
 const JSON_COLUMNS = ["ts_hash", "json", "json_profile", "message"] as const;
 
-/** The rows of a message list after `after`, in order; the caller pages and selects. */
-type ListQuery = (
-  after: Uint8Array | undefined,
-  reverse: boolean,
-) => SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"] }, "m", object>;
+type ListBuilder = SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"] }, "m", object>;
+
+/**
+ * A message list: the rows of `query(after)`, after `after` in the list's order. `shape` names the
+ * form of its SQL and `parameters` are the values its conditions add, in order, before `after`.
+ */
+interface MessageList {
+  shape: string;
+  parameters: unknown[];
+  query(after: Uint8Array | undefined, reverse: boolean): ListBuilder;
+}
 
 /** A page of messages as JSON text: the messages' JSON joined with commas, in list order. */
 export interface JsonPage {
@@ -61,52 +68,63 @@ export interface JsonPage {
  * of the subquery in its order), so that a page costs one string, not one object per message;
  * messages rendered under another naming profile are rendered again, one by one.
  */
-async function jsonPage(
-  database: Database<HubTables>,
-  list: ListQuery,
-  page: PageRequest,
-  profile: string,
-  render: (message: Uint8Array) => string,
-): Promise<JsonPage> {
+async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest): Promise<JsonPage> {
+  const { database } = ctx;
   const direction = page.reverse ? "desc" : "asc";
-  const inner = list(page.after, page.reverse)
-    .select(["m.ts_hash as ts_hash", "m.json as json", "m.json_profile as json_profile"])
-    .orderBy("m.ts_hash", direction)
-    .limit(page.pageSize);
   const postgres = database.engine === "postgres";
-  const joined = postgres
-    ? sql<string | null>`string_agg(json, ',' order by ts_hash ${sql.raw(direction)})`
-    : sql<string | null>`group_concat(json, ',')`;
-  const last = postgres
-    ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(page.reverse ? "asc" : "desc")}))[1]`
-    : page.reverse
-      ? sql<Uint8Array | null>`min(ts_hash)`
-      : sql<Uint8Array | null>`max(ts_hash)`;
-  const row = await database.db
-    .selectFrom(inner.as("page"))
-    .select([
-      joined.as("joined"),
-      sql<number | string>`count(*)`.as("n"),
-      last.as("last"),
-      sql<string | null>`min(json_profile)`.as("low"),
-      sql<string | null>`max(json_profile)`.as("high"),
-    ])
-    .executeTakeFirstOrThrow();
-  const count = Number(row.n);
-  if (count === 0) return { joined: "", next: undefined };
+  const seekParameters = page.after === undefined ? [] : [page.after];
+  const shape = `${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`;
+  const [row] = await runCompiled(
+    database.db,
+    database.engine,
+    `page:${shape}`,
+    () => {
+      const inner = list
+        .query(page.after, page.reverse)
+        .select(["m.ts_hash as ts_hash", "m.json as json", "m.json_profile as json_profile"])
+        .orderBy("m.ts_hash", direction)
+        .limit(page.pageSize);
+      const joined = postgres
+        ? sql<string | null>`string_agg(json, ',' order by ts_hash ${sql.raw(direction)})`
+        : sql<string | null>`group_concat(json, ',')`;
+      const last = postgres
+        ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(page.reverse ? "asc" : "desc")}))[1]`
+        : sql<Uint8Array | null>`${sql.raw(page.reverse ? "min" : "max")}(ts_hash)`;
+      return database.db
+        .selectFrom(inner.as("page"))
+        .select([
+          joined.as("joined"),
+          sql<number | string>`count(*)`.as("n"),
+          last.as("last"),
+          sql<string | null>`min(json_profile)`.as("low"),
+          sql<string | null>`max(json_profile)`.as("high"),
+        ]);
+    },
+    [...list.parameters, ...seekParameters, page.pageSize],
+  );
+  const count = Number(row?.n ?? 0);
+  if (row === undefined || count === 0) return { joined: "", next: undefined };
   let text = row.joined ?? "";
-  if (row.low !== profile || row.high !== profile) {
-    const rows = await list(page.after, page.reverse)
+  if (row.low !== ctx.profile || row.high !== ctx.profile) {
+    const rows = await list
+      .query(page.after, page.reverse)
       .select(["m.json as json", "m.json_profile as json_profile", "m.message as message"])
       .orderBy("m.ts_hash", direction)
       .limit(page.pageSize)
       .execute();
-    text = rows.map((r) => (r.json_profile === profile ? r.json : render(r.message))).join(",");
+    text = rows.map((r) => (r.json_profile === ctx.profile ? r.json : ctx.render(r.message))).join(",");
   }
   let next: Uint8Array | undefined;
   if (count === page.pageSize && row.last !== null) {
-    const more = await list(row.last, page.reverse).select("m.ts_hash").limit(1).executeTakeFirst();
-    if (more !== undefined) next = row.last;
+    const last = row.last;
+    const more = await runCompiled(
+      database.db,
+      database.engine,
+      `more:${list.shape}|${direction}`,
+      () => list.query(last, page.reverse).select("m.ts_hash").limit(1),
+      [...list.parameters, last, 1],
+    );
+    if (more.length > 0) next = last;
   }
   return { joined: text, next };
 }
@@ -128,17 +146,27 @@ export function messagesByFid(
   filter: MessageFilter,
   page: PageRequest,
 ): Promise<JsonPage> {
-  const list: ListQuery = (after, reverse) => {
-    let query = ctx.database.db
-      .selectFrom("hub_messages as m")
-      .where("m.fid", "=", fid)
-      .where("m.store", "=", store);
-    if (filter.types !== undefined) query = query.where("m.type", "in", [...filter.types]);
-    if (filter.kind !== undefined) query = query.where("m.kind", "=", filter.kind);
-    if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
-    return query;
-  };
-  return jsonPage(ctx.database, list, page, ctx.profile, ctx.render);
+  const types = filter.types ?? [];
+  const parameters: unknown[] = [fid, store, ...types];
+  if (filter.kind !== undefined) parameters.push(filter.kind);
+  return jsonPage(
+    ctx,
+    {
+      shape: `fid|${types.length}|${filter.kind === undefined ? "" : "kind"}`,
+      parameters,
+      query: (after, reverse) => {
+        let query = ctx.database.db
+          .selectFrom("hub_messages as m")
+          .where("m.fid", "=", fid)
+          .where("m.store", "=", store);
+        if (types.length > 0) query = query.where("m.type", "in", [...types]);
+        if (filter.kind !== undefined) query = query.where("m.kind", "=", filter.kind);
+        if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
+        return query;
+      },
+    },
+    page,
+  );
 }
 
 export function messagesByTarget(
@@ -148,30 +176,44 @@ export function messagesByTarget(
   kind: string | undefined,
   page: PageRequest,
 ): Promise<JsonPage> {
-  const list: ListQuery = (after, reverse) => {
-    let query = ctx.database.db
-      .selectFrom("hub_messages as m")
-      .where("m.store", "=", store)
-      .where("m.target", "=", target);
-    if (kind !== undefined) query = query.where("m.kind", "=", kind);
-    if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
-    return query;
-  };
-  return jsonPage(ctx.database, list, page, ctx.profile, ctx.render);
+  return jsonPage(
+    ctx,
+    {
+      shape: `target|${kind === undefined ? "" : "kind"}`,
+      parameters: kind === undefined ? [store, target] : [store, target, kind],
+      query: (after, reverse) => {
+        let query = ctx.database.db
+          .selectFrom("hub_messages as m")
+          .where("m.store", "=", store)
+          .where("m.target", "=", target);
+        if (kind !== undefined) query = query.where("m.kind", "=", kind);
+        if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
+        return query;
+      },
+    },
+    page,
+  );
 }
 
 export function castsByMention(ctx: ListContext, mentionFid: number, page: PageRequest): Promise<JsonPage> {
-  const list: ListQuery = (after, reverse) => {
-    let query = ctx.database.db
-      .selectFrom("hub_cast_mentions as c")
-      .innerJoin("hub_messages as m", (join) =>
-        join.onRef("m.fid", "=", "c.fid").on("m.store", "=", 1).onRef("m.ts_hash", "=", "c.ts_hash"),
-      )
-      .where("c.mention_fid", "=", mentionFid);
-    if (after !== undefined) query = query.where("c.ts_hash", seek(reverse), after);
-    return query as unknown as ReturnType<ListQuery>;
-  };
-  return jsonPage(ctx.database, list, page, ctx.profile, ctx.render);
+  return jsonPage(
+    ctx,
+    {
+      shape: "mention",
+      parameters: [1, mentionFid],
+      query: (after, reverse) => {
+        let query = ctx.database.db
+          .selectFrom("hub_cast_mentions as c")
+          .innerJoin("hub_messages as m", (join) =>
+            join.onRef("m.fid", "=", "c.fid").on("m.store", "=", 1).onRef("m.ts_hash", "=", "c.ts_hash"),
+          )
+          .where("c.mention_fid", "=", mentionFid);
+        if (after !== undefined) query = query.where("c.ts_hash", seek(reverse), after);
+        return query as unknown as ListBuilder;
+      },
+    },
+    page,
+  );
 }
 
 export async function messageBySetKey(

@@ -138,6 +138,28 @@ for (const engine of await testEngines()) {
       }
     });
 
+    it("reads a space in a page token as the '+' it was before URL decoding", async () => {
+      const token = Buffer.alloc(24, 0xfb).toString("base64");
+      assert.ok(token.includes("+"));
+      const spaced = await get(
+        stack,
+        `/v1/castsByFid?fid=${alice.fid}&pageToken=${token.replaceAll("+", "%20")}`,
+      );
+      assert.deepEqual([spaced.status, spaced.body], [200, { messages: [], nextPageToken: "" }]);
+    });
+
+    it("takes operator calls from loopback only when there is no admin token", async () => {
+      const local = await stack.hub.app.inject({ method: "POST", url: "/v1/admin/sync" });
+      assert.equal(local.statusCode, 200);
+      const remote = await stack.hub.app.inject({
+        method: "POST",
+        url: "/v1/admin/sync",
+        remoteAddress: "10.1.2.3",
+      });
+      assertHubError(remote.statusCode, JSON.parse(remote.body), 403);
+      assert.equal(JSON.parse(remote.body).errCode, "unauthorized");
+    });
+
     it("answers 404 for unknown routes and missing things, and CORS preflights", async () => {
       const route = await get(stack, "/v1/castsByNothing");
       assertHubError(route.status, route.body, 404);

@@ -138,7 +138,10 @@ for (const engine of await testEngines()) {
     let stack: Stack;
     let alice: Account;
     before(async () => {
-      stack = await startStack(engine, { rpcAuth: "alice:s3cret,alice:other:pass,bob:pw" });
+      stack = await startStack(engine, {
+        rpcAuth: "alice:s3cret,alice:other:pass,bob:pw",
+        adminToken: "op-token",
+      });
       alice = await newAccount(stack);
     });
     after(async () => {
@@ -183,6 +186,32 @@ for (const engine of await testEngines()) {
         200,
       );
       assert.equal((await get(stack, `/v1/castsByFid?fid=${alice.fid}`)).status, 200);
+    });
+
+    it("keeps the operator routes behind the admin token", async () => {
+      const app = stack.hub.app;
+      const anonymous = await app.inject({ method: "POST", url: "/v1/admin/housekeeping" });
+      assert.equal(anonymous.statusCode, 401);
+      assert.equal(JSON.parse(anonymous.body).errCode, "unauthenticated");
+      const wrong = await app.inject({
+        method: "POST",
+        url: "/v1/admin/sync",
+        headers: { authorization: "Bearer not-it" },
+      });
+      assert.equal(wrong.statusCode, 401);
+      const done = await app.inject({
+        method: "POST",
+        url: "/v1/admin/housekeeping",
+        headers: { authorization: "Bearer op-token" },
+      });
+      assert.equal(done.statusCode, 200);
+      assert.deepEqual(JSON.parse(done.body), { prunedMessages: 0, prunedEvents: 0 });
+      const synced = await app.inject({
+        method: "POST",
+        url: "/v1/admin/sync",
+        headers: { authorization: "Bearer op-token" },
+      });
+      assert.deepEqual([synced.statusCode, JSON.parse(synced.body)], [200, {}]);
     });
   });
 }

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from "fastify";
 import type { NamingProfile } from "../../protocol/naming.js";
 import type { HubService } from "../service.js";
+import { adminRoutes } from "./admin.js";
 import { chainRoutes } from "./chain.js";
 import { eventRoutes } from "./events.js";
 import { infoRoutes } from "./info.js";
@@ -15,9 +16,10 @@ export interface HubRoutesOptions {
   profile: NamingProfile;
   /** Basic-auth check for submits, when --rpc-auth is set. */
   auth: preHandlerAsyncHookHandler | undefined;
+  adminToken: string | undefined;
 }
 
-export function hubRoutes({ service, profile, auth }: HubRoutesOptions): FastifyPluginAsync {
+export function hubRoutes({ service, profile, auth, adminToken }: HubRoutesOptions): FastifyPluginAsync {
   return async (app) => {
     await app.register(infoRoutes(service));
     await app.register(messageRoutes(service));
@@ -26,5 +28,6 @@ export function hubRoutes({ service, profile, auth }: HubRoutesOptions): Fastify
     await app.register(eventRoutes(service, profile));
     await app.register(streamRoutes(service, profile));
     await app.register(submitRoutes(service, auth));
+    await app.register(adminRoutes(service, adminToken));
   };
 }

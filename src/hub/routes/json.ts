@@ -2,7 +2,7 @@
 import type { FastifyReply } from "fastify";
 import type { MessagePage } from "../service.js";
 
-export const JSON_TYPE = "application/json; charset=utf-8";
+const JSON_TYPE = "application/json; charset=utf-8";
 
 export function sendJson(reply: FastifyReply, text: string): FastifyReply {
   return reply.type(JSON_TYPE).send(text);

@@ -10,8 +10,8 @@ import { enumValue } from "../../protocol/json/enums.js";
 import type { PageRequest } from "../store.js";
 
 /** Default and largest page, as in the reference. */
-export const DEFAULT_PAGE_SIZE = 1000;
-export const MAX_PAGE_SIZE = 1000;
+const DEFAULT_PAGE_SIZE = 1000;
+const MAX_PAGE_SIZE = 1000;
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 

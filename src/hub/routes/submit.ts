@@ -11,7 +11,7 @@ import { sendJson } from "./json.js";
 
 /** A message is at most a few kilobytes (link compact states up to 64 KiB of data). */
 const MESSAGE_BODY_LIMIT = 80 * 1024;
-export const MAX_BULK_MESSAGES = 1000;
+const MAX_BULK_MESSAGES = 1000;
 const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 const OCTET_STREAM = "application/octet-stream";
 

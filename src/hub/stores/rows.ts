@@ -48,13 +48,13 @@ export function toMergeRow(row: MergeRow): MergeRow {
   return { ...row, fid: Number(row.fid), timestamp: Number(row.timestamp) };
 }
 
-const bySetKey = compiledOnce((db) =>
+const bySetKey = compiledOnce("rows.bySetKey", (db, [fid, store, key]) =>
   db
     .selectFrom("hub_messages")
     .select(MERGE_COLUMNS)
-    .where("fid", "=", 0)
-    .where("store", "=", 0)
-    .where("set_key", "=", new Uint8Array()),
+    .where("fid", "=", fid as number)
+    .where("store", "=", store as number)
+    .where("set_key", "=", key as Uint8Array),
 );
 
 export async function findBySetKey(
@@ -84,10 +84,10 @@ const INSERT_COLUMNS = [
   "json_profile",
 ] as const;
 
-const insertRow = compiledOnce((db) =>
+const insertRow = compiledOnce("rows.insert", (db, values) =>
   db
     .insertInto("hub_messages")
-    .values(Object.fromEntries(INSERT_COLUMNS.map((column) => [column, null])) as never),
+    .values(Object.fromEntries(INSERT_COLUMNS.map((column, i) => [column, values[i]])) as never),
 );
 
 /** Adds of every fid indexed under `target` in a store. */

@@ -1,0 +1,42 @@
+/**
+ * Operator routes (the operator-write rule: loopback only without an admin token, the token as a
+ * Bearer credential with one): run the hourly housekeeping now, or catch up with the chain and
+ * the registry now, instead of waiting for the next block or transfer notice.
+ */
+import type { FastifyPluginAsync } from "fastify";
+import { operatorGuard } from "../../http/index.js";
+import { hubErrors } from "../errors.js";
+import type { HubService } from "../service.js";
+
+const empty = { type: "object", additionalProperties: false, properties: {} } as const;
+
+export function adminRoutes(service: HubService, adminToken: string | undefined): FastifyPluginAsync {
+  return async (app) => {
+    const preHandler = operatorGuard(adminToken, hubErrors);
+
+    app.post(
+      "/v1/admin/housekeeping",
+      {
+        preHandler,
+        schema: {
+          response: {
+            200: {
+              type: "object",
+              required: ["prunedMessages", "prunedEvents"],
+              properties: { prunedMessages: { type: "integer" }, prunedEvents: { type: "integer" } },
+            },
+          },
+        },
+      },
+      async () => ({
+        prunedMessages: await service.pruneMessages(),
+        prunedEvents: await service.pruneEvents(),
+      }),
+    );
+
+    app.post("/v1/admin/sync", { preHandler, schema: { response: { 200: empty } } }, async () => {
+      await Promise.all([service.syncChain(), service.syncNames()]);
+      return {};
+    });
+  };
+}
