@@ -21,23 +21,44 @@ export interface HubCore {
   readonly bus: EventBus;
 }
 
+/** A committed merge: its result, and a promise that settles once it survives a power cut. */
+export interface Committed<Result> {
+  value: Result;
+  durable: Promise<void>;
+}
+
 /**
  * Runs `work` in one transaction holding `locks`; its count changes and events are written at the
- * end, and event streams are woken once it has committed.
+ * end. Returns once it has committed, without waiting for it to be durable, so that the next merge
+ * can start while the disk catches up; event streams are woken once it is durable, so that no
+ * consumer ever sees an event a crash could take back.
  */
+export async function commitMerge<Result>(
+  core: HubCore,
+  locks: Iterable<bigint>,
+  work: (ctx: MergeContext) => Promise<Result>,
+): Promise<Committed<Result>> {
+  let wrote = false;
+  const value = await lockedTransaction(core.database, locks, async (trx) => {
+    const ctx = newContext(trx, core.database.engine, core.profile, core.now());
+    const result = await work(ctx);
+    await flushCounts(ctx);
+    wrote = (await commitEvents(ctx)) > 0;
+    return result;
+  });
+  const durable = core.database.durable().then(() => {
+    if (wrote) core.bus.notify();
+  });
+  return { value, durable };
+}
+
+/** `commitMerge`, returning once the merge is durable. */
 export async function runMerge<Result>(
   core: HubCore,
   locks: Iterable<bigint>,
   work: (ctx: MergeContext) => Promise<Result>,
 ): Promise<Result> {
-  let wrote = false;
-  const result = await lockedTransaction(core.database, locks, async (trx) => {
-    const ctx = newContext(trx, core.database.engine, core.profile, core.now());
-    const value = await work(ctx);
-    await flushCounts(ctx);
-    wrote = (await commitEvents(ctx)) > 0;
-    return value;
-  });
-  if (wrote) core.bus.notify();
-  return result;
+  const { value, durable } = await commitMerge(core, locks, work);
+  await durable;
+  return value;
 }

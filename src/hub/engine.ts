@@ -3,7 +3,8 @@
  * hub's order (network, fid, signer, username, name-service proof), validated statelessly in the
  * verifier pool meanwhile, and then merged. Merges are committed in small groups: one transaction
  * for the messages that arrived while the previous one was committing, each message keeping its own
- * result. A message is acknowledged only once its transaction has committed.
+ * result. A message is acknowledged only once its transaction has committed and is durable; the
+ * next group commits while the disk catches up with the previous one.
  */
 import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
@@ -13,7 +14,7 @@ import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
 import { decodeMessage, makeTsHash } from "../protocol/message.js";
 import { prefetch, type MergeContext } from "./context.js";
-import { runMerge, type HubCore } from "./core.js";
+import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
 import { addressKey, nameKey, StoreType } from "./keys.js";
 import { loadStorage } from "./limits.js";
@@ -69,6 +70,8 @@ export class Engine {
   #closing = false;
   /** Messages between the start of `prepare` and their place in the queue. */
   #preparing = 0;
+  /** Committed groups waiting for their commit to be durable before they are answered. */
+  readonly #unanswered = new Set<Promise<void>>();
 
   constructor(
     private readonly core: HubCore,
@@ -172,6 +175,7 @@ export class Engine {
   async close(): Promise<void> {
     this.#closing = true;
     await this.#draining;
+    await Promise.all(this.#unanswered);
   }
 
   #enqueue(prepared: Prepared): Promise<HubError | undefined> {
@@ -206,11 +210,12 @@ export class Engine {
     }
   }
 
+  /** Commits a group; its messages are answered once the commit is durable. */
   async #commitGroup(group: Waiting[]): Promise<void> {
-    let outcomes: (HubError | undefined)[];
+    let committed: Committed<(HubError | undefined)[]>;
     try {
       const locks = group.flatMap((w) => locksOf(w.prepared.accepted.message.data!));
-      outcomes = await runMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
+      committed = await commitMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
     } catch (error) {
       // A fault (not a refusal) aborts the whole group: retry its messages one by one, so that one
       // bad apple cannot fail the others.
@@ -218,7 +223,13 @@ export class Engine {
       for (const waiting of group) await this.#commitGroup([waiting]);
       return;
     }
-    group.forEach((waiting, i) => waiting.resolve(outcomes[i]));
+    const outcomes = committed.value;
+    const durable = committed.durable.then(
+      () => group.forEach((waiting, i) => waiting.resolve(outcomes[i])),
+      (error: unknown) => group.forEach((waiting) => waiting.reject(error)),
+    );
+    this.#unanswered.add(durable);
+    void durable.finally(() => this.#unanswered.delete(durable));
   }
 
   async #mergeGroup(ctx: MergeContext, group: Waiting[]): Promise<(HubError | undefined)[]> {

@@ -1,7 +1,6 @@
 /** The hub (SPEC C): signed messages as CRDT sets, on-chain events, username proofs, hub events. */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import { sql } from "kysely";
 import type { OnChainEventSource } from "../devchain/client.js";
 import { createHttpServer, type Logger } from "../http/index.js";
 import { SocialNetwork } from "../protocol/generated/message.js";
@@ -69,23 +68,15 @@ async function peerIdOf(database: HubCore["database"]): Promise<string> {
 /**
  * A new SQLite file gets 16 KiB pages (SQLite's default is 4 KiB): a message row with its JSON
  * takes about 1.3 KB, and the clustered message table keeps rows of that size within a page only
- * with larger pages. The page size of a WAL database can only change while it is empty.
+ * with larger pages. Commits wait for no fsync on the event loop; merges are acknowledged once
+ * durable (core.ts).
  */
-async function sizePages(database: HubCore["database"]): Promise<void> {
-  if (database.engine !== "sqlite") return;
-  const { rows } = await sql<{ n: number }>`select count(*) as n from sqlite_master`.execute(database.db);
-  if (Number(rows[0]?.n ?? 0) > 0) return;
-  await sql`pragma journal_mode = delete`.execute(database.db);
-  await sql`pragma page_size = 16384`.execute(database.db);
-  await sql`vacuum`.execute(database.db);
-  await sql`pragma journal_mode = wal`.execute(database.db);
-}
+const SQLITE_TUNING = { pageSize: 16_384, backgroundSync: true };
 
 export async function createHub(options: HubOptions): Promise<Hub> {
   const auth = options.rpcAuth === undefined ? undefined : basicAuth(parseRpcAuth(options.rpcAuth));
-  const database = openDatabase<HubTables>(options.database);
+  const database = openDatabase<HubTables>(options.database, SQLITE_TUNING);
   try {
-    await sizePages(database);
     await migrate(database, "hub", hubMigrations);
   } catch (error) {
     await database.close();

@@ -45,6 +45,8 @@ type Db = Kysely<HubTables>;
 
 const JSON_COLUMNS = ["ts_hash", "json", "json_profile", "message"] as const;
 
+const EMPTY = new Uint8Array(0);
+
 type ListBuilder = SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"] }, "m", object>;
 
 /**
@@ -57,16 +59,17 @@ interface MessageList {
   query(after: Uint8Array | undefined, reverse: boolean): ListBuilder;
 }
 
-/** A page of messages as JSON text: the messages' JSON joined with commas, in list order. */
+/** A page of messages as JSON: the messages' JSON joined with commas, in list order, as UTF-8 bytes. */
 export interface JsonPage {
-  joined: string;
+  joined: Uint8Array;
   next: Uint8Array | undefined;
 }
 
 /**
  * Pages a message list. The database joins the stored JSON of the page itself (the rows come out
- * of the subquery in its order), so that a page costs one string, not one object per message;
- * messages rendered under another naming profile are rendered again, one by one.
+ * of the subquery in its order) and hands it over as bytes, ready for the socket: a page costs one
+ * buffer, not one object per message nor a round trip through a JavaScript string. Messages
+ * rendered under another naming profile are rendered again, one by one.
  */
 async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest): Promise<JsonPage> {
   const { database } = ctx;
@@ -85,8 +88,8 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
         .orderBy("m.ts_hash", direction)
         .limit(page.pageSize);
       const joined = postgres
-        ? sql<string | null>`string_agg(json, ',' order by ts_hash ${sql.raw(direction)})`
-        : sql<string | null>`group_concat(json, ',')`;
+        ? sql<Uint8Array | null>`convert_to(string_agg(json, ',' order by ts_hash ${sql.raw(direction)}), 'UTF8')`
+        : sql<Uint8Array | null>`cast(group_concat(json, ',') as blob)`;
       const last = postgres
         ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(page.reverse ? "asc" : "desc")}))[1]`
         : sql<Uint8Array | null>`${sql.raw(page.reverse ? "min" : "max")}(ts_hash)`;
@@ -103,8 +106,8 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
     [...list.parameters, ...seekParameters, page.pageSize],
   );
   const count = Number(row?.n ?? 0);
-  if (row === undefined || count === 0) return { joined: "", next: undefined };
-  let text = row.joined ?? "";
+  if (row === undefined || count === 0) return { joined: EMPTY, next: undefined };
+  let joined = row.joined ?? EMPTY;
   if (row.low !== ctx.profile || row.high !== ctx.profile) {
     const rows = await list
       .query(page.after, page.reverse)
@@ -112,7 +115,9 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
       .orderBy("m.ts_hash", direction)
       .limit(page.pageSize)
       .execute();
-    text = rows.map((r) => (r.json_profile === ctx.profile ? r.json : ctx.render(r.message))).join(",");
+    joined = Buffer.from(
+      rows.map((r) => (r.json_profile === ctx.profile ? r.json : ctx.render(r.message))).join(","),
+    );
   }
   let next: Uint8Array | undefined;
   if (count === page.pageSize && row.last !== null) {
@@ -126,7 +131,7 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
     );
     if (more.length > 0) next = last;
   }
-  return { joined: text, next };
+  return { joined, next };
 }
 
 export interface ListContext {

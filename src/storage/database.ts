@@ -3,6 +3,7 @@ import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
+import { startBackgroundSync } from "./backgroundSync.js";
 import { withStatementCache } from "./statementCache.js";
 
 export type Engine = "sqlite" | "postgres";
@@ -13,26 +14,54 @@ export type DatabaseConfig = { engine: "sqlite"; path: string } | { engine: "pos
 export interface Database<Tables> {
   readonly db: Kysely<Tables>;
   readonly engine: Engine;
+  /**
+   * Resolves once every transaction committed so far survives a power cut. Commits are durable
+   * when they return, except on a SQLite file opened with `backgroundSync`.
+   */
+  durable(): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Settings for a new or opened SQLite file; PostgreSQL ignores them. */
+export interface SqliteTuning {
+  /** Page size of a new file (SQLite's default is 4096); an existing file keeps its own. */
+  pageSize?: number;
+  /** Commit without blocking on fsync, and make commits durable through `durable()` (see backgroundSync.ts). */
+  backgroundSync?: boolean;
+}
+
+const settled = Promise.resolve();
 
 const INT8_OID = 20;
 
 /**
- * Opens SQLite (one file, WAL, full fsync so that an acknowledged write survives a power cut) or a
+ * Opens SQLite (one file, WAL, full fsync so that an acknowledged write survives a power cut, unless
+ * durability is left to `durable()` with `backgroundSync`) or a
  * PostgreSQL pool. PostgreSQL int8 values are read as JS numbers: every id castnet stores stays far
  * below 2^53 (fids, event ids of 53 bits, block numbers).
  */
-export function openDatabase<Tables>(config: DatabaseConfig): Database<Tables> {
+export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTuning = {}): Database<Tables> {
   if (config.engine === "sqlite") {
-    if (config.path !== ":memory:") mkdirSync(dirname(config.path), { recursive: true });
+    const file = config.path !== ":memory:";
+    if (file) mkdirSync(dirname(config.path), { recursive: true });
     const sqlite = new SQLite(config.path);
+    // Before WAL mode: a WAL file's page size is fixed once it has content.
+    if (tuning.pageSize !== undefined) sqlite.pragma(`page_size = ${tuning.pageSize}`);
     sqlite.pragma("journal_mode = WAL");
     sqlite.pragma("synchronous = FULL");
     sqlite.pragma("busy_timeout = 10000");
     sqlite.pragma("foreign_keys = ON");
+    const sync = tuning.backgroundSync && file ? startBackgroundSync(sqlite, config.path) : undefined;
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, engine: "sqlite", close: () => db.destroy() };
+    return {
+      db,
+      engine: "sqlite",
+      durable: () => sync?.durable() ?? settled,
+      async close() {
+        await db.destroy();
+        await sync?.close();
+      },
+    };
   }
   const pool = new pg.Pool({
     connectionString: config.url,
@@ -46,5 +75,5 @@ export function openDatabase<Tables>(config: DatabaseConfig): Database<Tables> {
   // The pool drops such clients, and the next query gets a fresh connection or a real error.
   pool.on("error", () => undefined);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: "postgres", close: () => db.destroy() };
+  return { db, engine: "postgres", durable: () => settled, close: () => db.destroy() };
 }

@@ -1,4 +1,10 @@
-export { openDatabase, type Database, type DatabaseConfig, type Engine } from "./database.js";
+export {
+  openDatabase,
+  type Database,
+  type DatabaseConfig,
+  type Engine,
+  type SqliteTuning,
+} from "./database.js";
 export { migrate, type Migration } from "./migrate.js";
 export { serializedTransaction } from "./transaction.js";
 export { bytesType, serialType } from "./columns.js";

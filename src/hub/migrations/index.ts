@@ -1,4 +1,8 @@
 import type { Migration } from "../../storage/index.js";
 import { hub } from "./0001_hub.js";
+import { noSignerIndex } from "./0002_no_signer_index.js";
 
-export const hubMigrations: Record<string, Migration> = { "0001_hub": hub };
+export const hubMigrations: Record<string, Migration> = {
+  "0001_hub": hub,
+  "0002_no_signer_index": noSignerIndex,
+};

@@ -4,12 +4,16 @@ import type { MessagePage } from "../service.js";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 
-export function sendJson(reply: FastifyReply, text: string): FastifyReply {
-  return reply.type(JSON_TYPE).send(text);
+export function sendJson(reply: FastifyReply, json: string | Uint8Array): FastifyReply {
+  return reply.type(JSON_TYPE).send(json);
 }
 
-export function pageJson(page: MessagePage): string {
-  return `{"messages":[${page.messages}],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
+const PAGE_HEAD = Buffer.from(`{"messages":[`);
+
+/** The page's bytes as they were joined by the database, between a head and a tail. */
+export function pageJson(page: MessagePage): Buffer {
+  const tail = Buffer.from(`],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`);
+  return Buffer.concat([PAGE_HEAD, page.messages, tail]);
 }
 
 /**
