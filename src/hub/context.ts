@@ -51,7 +51,7 @@ export async function storeCount(ctx: MergeContext, fid: number, store: StoreTyp
       .where("fid", "=", fid)
       .where("store", "=", store)
       .executeTakeFirst();
-    entry = { fid, store, count: row === undefined ? 0 : Number(row.count), dirty: false };
+    entry = { fid, store, count: row?.count ?? 0, dirty: false };
     ctx.counts.set(key, entry);
   }
   return entry.count;
@@ -106,9 +106,9 @@ export async function prefetch(
     .where("fid", "in", missing)
     .execute();
   for (const row of rows) {
-    const fid = Number(row.fid);
-    const store = Number(row.store) as StoreType;
-    ctx.counts.set(`${fid}:${store}`, { fid, store, count: Number(row.count), dirty: false });
+    const { fid, count } = row;
+    const store = row.store as StoreType;
+    ctx.counts.set(`${fid}:${store}`, { fid, store, count, dirty: false });
   }
   for (const fid of missing) {
     for (const store of stores) {

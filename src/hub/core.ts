@@ -5,11 +5,10 @@
 import type { Logger } from "../http/index.js";
 import type { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import type { Database } from "../storage/index.js";
+import { type Database, serializedTransaction } from "../storage/index.js";
 import { flushCounts, newContext, type MergeContext } from "./context.js";
 import { commitEvents, type EventBus } from "./events.js";
 import type { HubTables } from "./tables.js";
-import { lockedTransaction } from "./transaction.js";
 
 export interface HubCore {
   readonly database: Database<HubTables>;
@@ -39,7 +38,7 @@ export async function commitMerge<Result>(
   work: (ctx: MergeContext) => Promise<Result>,
 ): Promise<Committed<Result>> {
   let wrote = false;
-  const value = await lockedTransaction(core.database, locks, async (trx) => {
+  const value = await serializedTransaction(core.database, locks, async (trx) => {
     const ctx = newContext(trx, core.database.engine, core.profile, core.now());
     const result = await work(ctx);
     await flushCounts(ctx);

@@ -13,17 +13,20 @@ import { UserNameType } from "../protocol/generated/username_proof.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
 import { decodeMessage, makeTsHash } from "../protocol/message.js";
-import { prefetch, type MergeContext } from "./context.js";
+import { bytesEqual } from "../protocol/hash.js";
+import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
+import type { FidRateLimit } from "./fidRateLimit.js";
 import { addressKey, nameKey, StoreType } from "./keys.js";
-import { loadStorage } from "./limits.js";
-import { activeSigners, isActiveSigner } from "./onchain.js";
+import { loadStorage, requireStorage } from "./limits.js";
+import { activeSigners, isActiveSigner, signerId } from "./onchain.js";
 import { mergeMessage } from "./stores/crdt.js";
+import * as store from "./store.js";
 import { storeFor } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
 import type { HubTables } from "./tables.js";
-import { fidLock, nameLock } from "./transaction.js";
+import { fidLock, nameLock } from "./locks.js";
 import type { Verifier } from "./verify.js";
 
 /** A message that passed every check before its merge, with its JSON rendered once. */
@@ -59,6 +62,7 @@ function hex(bytes: Uint8Array): string {
 }
 
 const utf8 = new TextDecoder();
+const utf8Encoder = new TextEncoder();
 
 function isAccountError(error: HubError | undefined): boolean {
   return error?.errCode === "bad_request.unknown_fid" || error?.errCode === "bad_request.unknown_signer";
@@ -77,6 +81,7 @@ export class Engine {
     private readonly core: HubCore,
     private readonly verifier: Verifier,
     private readonly hooks: EngineHooks,
+    private readonly rateLimit: FidRateLimit,
   ) {}
 
   /** Checks a message and merges it; resolves once it is committed, throws HubError when refused. */
@@ -88,17 +93,12 @@ export class Engine {
   async validate(bytes: Uint8Array): Promise<Accepted> {
     const { accepted, statelessError } = await this.prepare(bytes, true);
     const message = accepted.message;
-    let stateError = await this.#checkState(message);
-    if (isAccountError(stateError)) {
-      await this.hooks.syncChain();
-      stateError = await this.#checkState(message);
-    }
+    const stateError = await this.#checkStateAfterSync(message);
     if (stateError !== undefined) throw stateError;
     if (statelessError !== undefined) throw statelessError;
     const data = message.data!;
     if (storeFor(data.type) !== undefined || data.type === MessageType.LINK_COMPACT_STATE) {
-      const storage = await loadStorage(this.core.database.db, data.fid, this.core.now());
-      if (storage.total === 0) throw new HubError("bad_request.no_storage", "no storage");
+      requireStorage(await loadStorage(this.core.database.db, data.fid, this.core.now()));
     }
     return accepted;
   }
@@ -128,11 +128,7 @@ export class Engine {
     const networkError = this.#checkNetwork(data);
     if (networkError !== undefined) throw networkError;
     if (needsNameCheck(data) && !forValidation) {
-      let error = await this.#checkState(message);
-      if (isAccountError(error)) {
-        await this.hooks.syncChain();
-        error = await this.#checkState(message);
-      }
+      const error = await this.#checkStateAfterSync(message);
       if (error !== undefined) throw error;
     }
     const statelessError = await stateless;
@@ -237,8 +233,8 @@ export class Engine {
     const fids = [...new Set(datas.map((d) => d.fid))];
     const stores = [...new Set(datas.map((d) => storeFor(d.type)?.store ?? StoreType.LINKS))];
     const registered = new Set(
-      (await ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids).execute()).map((r) =>
-        Number(r.fid),
+      (await ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids).execute()).map(
+        (r) => r.fid,
       ),
     );
     const active = await activeSigners(ctx.trx, fids);
@@ -248,11 +244,22 @@ export class Engine {
       const message = prepared.accepted.message;
       const fid = message.data!.fid;
       if (!registered.has(fid)) results.push(new HubError("bad_request.unknown_fid", `unknown fid: ${fid}`));
-      else if (!active.has(`${fid}:${hex(message.signer)}`)) results.push(unknownSigner(message.signer, fid));
+      else if (!active.has(signerId(fid, message.signer))) results.push(unknownSigner(message.signer, fid));
       else if (prepared.statelessError !== undefined) results.push(prepared.statelessError);
-      else results.push(await mergeOrRefuse(ctx, prepared.accepted));
+      else results.push(await this.#mergeWithinRate(ctx, prepared.accepted));
     }
     return results;
+  }
+
+  /** Steps 9 to 11 of protocol-rules.md §3: storage (in the merge), the fid's rate limit, the merge. */
+  async #mergeWithinRate(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
+    const fid = accepted.message.data!.fid;
+    const units = (await storageOf(ctx, fid)).total;
+    const limited = units > 0 ? this.rateLimit.check(fid, units, ctx.nowMs) : undefined;
+    if (limited !== undefined) return limited;
+    const error = await mergeOrRefuse(ctx, accepted);
+    if (error === undefined) this.rateLimit.consume(fid, ctx.nowMs);
+    return error;
   }
 
   #checkNetwork(data: MessageData): HubError | undefined {
@@ -262,6 +269,14 @@ export class Engine {
       "bad_request.validation_failure",
       `incorrect network: ${names[data.network] ?? data.network} (expected: ${names[this.core.network]})`,
     );
+  }
+
+  /** `#checkState`, once more after catching up with the chain if the fid or signer was unknown. */
+  async #checkStateAfterSync(message: Message): Promise<HubError | undefined> {
+    const error = await this.#checkState(message);
+    if (!isAccountError(error)) return error;
+    await this.hooks.syncChain();
+    return this.#checkState(message);
   }
 
   /** Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. */
@@ -326,29 +341,18 @@ function locksOf(data: MessageData): bigint[] {
   return locks;
 }
 
-/** A USERNAME value must name a proof held by the message's fid (protocol-rules.md §3 step 5). */
+/**
+ * A USERNAME value must name a proof held by the message's fid (protocol-rules.md §3 step 5): an
+ * fname proof from the registry, or for ".eth" (ENS) names a USERNAME_PROOF message.
+ */
 async function usernameError(
   db: Kysely<HubTables>,
   fid: number,
   name: string,
 ): Promise<HubError | undefined> {
-  let owner: number | undefined;
-  if (name.endsWith(".eth")) {
-    const row = await db
-      .selectFrom("hub_messages")
-      .select("fid")
-      .where("store", "=", StoreType.USERNAME_PROOFS)
-      .where("target", "=", nameKey(new TextEncoder().encode(name)))
-      .executeTakeFirst();
-    owner = row === undefined ? undefined : Number(row.fid);
-  } else {
-    const row = await db
-      .selectFrom("hub_fname_proofs")
-      .select("fid")
-      .where("name", "=", name)
-      .executeTakeFirst();
-    owner = row === undefined ? undefined : Number(row.fid);
-  }
+  const owner = name.endsWith(".eth")
+    ? (await store.usernameProofByName(db, nameKey(utf8Encoder.encode(name))))?.fid
+    : (await store.fnameProof(db, name))?.fid;
   if (owner === undefined)
     return new HubError("bad_request.validation_failure", `name ${name} is not registered`);
   if (owner !== fid)
@@ -357,7 +361,7 @@ async function usernameError(
 }
 
 /**
- * Name-service proofs: the reference resolves the name on layer 1 and requires the owner to be the
+ * Name-service (ENS, basename) proofs: the reference resolves the name on layer 1 and requires the owner to be the
  * fid's custody address or one it has verified. castnet has no layer-1 chain to resolve against, so
  * it keeps the second half: the proof's owner must be the custody address or a verified address.
  */
@@ -377,15 +381,14 @@ async function nameServiceProofError(
     .select("custody")
     .where("fid", "=", data.fid)
     .executeTakeFirst();
-  if (custody !== undefined && Buffer.compare(custody.custody, proof.owner) === 0) return undefined;
-  const verified = await db
-    .selectFrom("hub_messages")
-    .select("fid")
-    .where("fid", "=", data.fid)
-    .where("store", "=", StoreType.VERIFICATIONS)
-    .where("set_key", "=", proof.owner)
-    .where("type", "=", MessageType.VERIFICATION_ADD_ETH_ADDRESS)
-    .executeTakeFirst();
+  if (custody !== undefined && bytesEqual(custody.custody, proof.owner)) return undefined;
+  const verified = await store.messageBySetKey(
+    db,
+    data.fid,
+    StoreType.VERIFICATIONS,
+    proof.owner,
+    MessageType.VERIFICATION_ADD_ETH_ADDRESS,
+  );
   if (verified !== undefined) return undefined;
   return new HubError(
     "bad_request.validation_failure",

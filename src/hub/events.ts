@@ -12,14 +12,15 @@ import { PROTOCOL_EPOCH_MS } from "../protocol/time.js";
 import type { MergeContext, PendingEvent } from "./context.js";
 import type { HubTables } from "./tables.js";
 
-const SEQUENCE_BITS = 4096;
+/** Event ids are (ms since the protocol epoch) << 12 | sequence: 4096 ids per millisecond. */
+const SEQUENCE_SPACE = 1 << 12;
 /** Hub events are kept for three days, as in the reference. */
 const EVENT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 /** Events per page of GET /v1/events. */
 export const EVENTS_PAGE_SIZE = 100;
 
-function makeEventId(unixMs: number, sequence = 0): number {
-  return Math.max(0, unixMs - PROTOCOL_EPOCH_MS) * SEQUENCE_BITS + sequence;
+function makeEventId(unixMs: number): number {
+  return Math.max(0, unixMs - PROTOCOL_EPOCH_MS) * SEQUENCE_SPACE;
 }
 
 /** The exact bytes a message arrived in (or was stored as), so that events carry them unchanged. */
@@ -130,7 +131,7 @@ export async function newestEventId(db: Kysely<HubTables>): Promise<number | und
     .orderBy("id", "desc")
     .limit(1)
     .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.id);
+  return row?.id;
 }
 
 /** Deletes events older than the retention window; returns how many. */

@@ -18,7 +18,8 @@ import { StoreType, u8 } from "./keys.js";
 import { readState, writeState } from "./state.js";
 import { revokeRow } from "./stores/crdt.js";
 import { findBySetKey } from "./stores/rows.js";
-import { fidLock, followerLock, nameLock } from "./transaction.js";
+import { fidLock, followerLock, nameLock } from "./locks.js";
+import type { HubTables } from "./tables.js";
 
 const LAST_TRANSFER = "fnames:last_transfer_id";
 const NAMES_FOLLOWER = 2;
@@ -39,22 +40,15 @@ function proofOfTransfer(transfer: Transfer): UserNameProof {
   };
 }
 
-interface ProofRow {
-  name: string;
-  fid: number;
-  timestamp: number;
-  owner: Uint8Array;
-  signature: Uint8Array;
-  transfer_id: number;
-}
+type ProofRow = HubTables["hub_fname_proofs"];
 
 export function proofOfRow(row: ProofRow): UserNameProof {
   return {
-    timestamp: Number(row.timestamp),
+    timestamp: row.timestamp,
     name: utf8.encode(row.name),
     owner: row.owner,
     signature: row.signature,
-    fid: Number(row.fid),
+    fid: row.fid,
     type: UserNameType.USERNAME_TYPE_FNAME,
   };
 }
@@ -71,7 +65,7 @@ async function mergeTransfer(ctx: MergeContext, transfer: Transfer): Promise<voi
     .selectAll()
     .where("name", "=", name)
     .executeTakeFirst();
-  if (row !== undefined && Number(row.transfer_id) >= transfer.id) return;
+  if (row !== undefined && row.transfer_id >= transfer.id) return;
   const previous = row === undefined ? undefined : proofOfRow(row);
   if (transfer.to === 0) {
     if (row === undefined) return;
@@ -109,27 +103,14 @@ export async function revokeUsername(ctx: MergeContext, fid: number, name: strin
   if (decodeMessage(row.message).message.data?.userDataBody?.value === name) await revokeRow(ctx, row);
 }
 
-export class NameFollower {
-  readonly #follower: Follower;
-  readonly #unsubscribe: () => void;
+export class NameFollower extends Follower {
   #signer: Address | undefined;
 
   constructor(
     private readonly core: HubCore,
     private readonly feed: TransferFeed,
   ) {
-    this.#follower = new Follower("registry", () => this.#step(), core.logger);
-    this.#unsubscribe = feed.onTransfer(() => void this.#follower.poke());
-  }
-
-  /** Resolves when every transfer published so far has been merged. */
-  sync(): Promise<void> {
-    return this.#follower.poke();
-  }
-
-  async stop(): Promise<void> {
-    this.#unsubscribe();
-    await this.#follower.stop();
+    super("registry", core.logger, (notice) => feed.onTransfer(notice));
   }
 
   /** Fetches the transfers of one name and merges those not merged yet (a USERNAME arrived first). */
@@ -141,7 +122,7 @@ export class NameFollower {
     });
   }
 
-  async #step(): Promise<boolean> {
+  protected async step(): Promise<boolean> {
     const after = Number((await readState(this.core.database.db, LAST_TRANSFER)) ?? 0);
     const page = await this.feed.transfersAfter(after);
     if (page.length === 0) return false;

@@ -1,26 +1,34 @@
 /**
- * The run loop shared by the chain and registry followers: pokes coalesce into at most one queued
- * catch-up, a catch-up runs `step` until it reports nothing left, and a failure (the chain or the
- * registry unreachable) is logged and retried a little later rather than thrown at whoever poked.
+ * The run loop shared by the chain and registry followers: every notice of the source (a block, a
+ * transfer) pokes it, pokes coalesce into at most one queued catch-up, a catch-up runs `step` until
+ * it reports nothing left, and a failure (the chain or the registry unreachable) is logged and
+ * retried a little later rather than thrown at whoever poked.
  */
 import type { Logger } from "../http/index.js";
 
 const RETRY_MS = 2_000;
 
-export class Follower {
+export abstract class Follower {
   #tail: Promise<void> = Promise.resolve();
   #queued = false;
   #stopped = false;
   #retry: NodeJS.Timeout | undefined;
+  readonly #unsubscribe: () => void;
 
+  /** `subscribe` registers a listener for the source's notices and returns its removal. */
   constructor(
     private readonly name: string,
-    private readonly step: () => Promise<boolean>,
     private readonly logger: Logger,
-  ) {}
+    subscribe: (notice: () => void) => () => void,
+  ) {
+    this.#unsubscribe = subscribe(() => void this.sync());
+  }
+
+  /** Merges one page of what the source has; false when there was nothing left. */
+  protected abstract step(): Promise<boolean>;
 
   /** Resolves once a catch-up that started after this call has finished. */
-  poke(): Promise<void> {
+  sync(): Promise<void> {
     if (this.#stopped) return this.#tail;
     if (this.#queued) return this.#tail;
     this.#queued = true;
@@ -32,6 +40,7 @@ export class Follower {
   }
 
   async stop(): Promise<void> {
+    this.#unsubscribe();
     this.#stopped = true;
     clearTimeout(this.#retry);
     await this.#tail;
@@ -44,7 +53,7 @@ export class Follower {
       this.logger.warn({ err: error, follower: this.name }, "follower step failed; retrying");
       if (this.#stopped) return;
       clearTimeout(this.#retry);
-      this.#retry = setTimeout(() => void this.poke(), RETRY_MS);
+      this.#retry = setTimeout(() => void this.sync(), RETRY_MS);
       this.#retry.unref();
     }
   }

@@ -15,6 +15,7 @@ import { EventBus } from "./events.js";
 import { NameFollower } from "./fnames.js";
 import { scheduleJobs } from "./jobs.js";
 import { hubMigrations } from "./migrations/index.js";
+import { FidRateLimit } from "./fidRateLimit.js";
 import { ChainFollower } from "./onchain.js";
 import { hubRoutes } from "./routes/index.js";
 import { HubService } from "./service.js";
@@ -37,6 +38,8 @@ export interface HubOptions {
   now?: () => number;
   /** Threads that verify signatures; default one per core, 0 verifies on the main thread. */
   verifyWorkers?: number;
+  /** Merges a fid may make per storage unit per 24 hours (protocol-rules.md §3 step 10); default 10,080. */
+  mergesPerUnit?: number;
 }
 
 export interface Hub {
@@ -93,10 +96,15 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const verifier = createVerifier(options.verifyWorkers, options.naming);
   const chain = new ChainFollower(core, options.chain);
   const names = new NameFollower(core, options.registry);
-  const engine = new Engine(core, verifier, {
-    syncChain: () => chain.sync(),
-    recoverName: (name) => names.recover(name),
-  });
+  const engine = new Engine(
+    core,
+    verifier,
+    {
+      syncChain: () => chain.sync(),
+      recoverName: (name) => names.recover(name),
+    },
+    new FidRateLimit(options.mergesPerUnit),
+  );
   const service = new HubService(
     core,
     engine,

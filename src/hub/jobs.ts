@@ -5,9 +5,10 @@
 import type { HubCore } from "./core.js";
 import { runMerge } from "./core.js";
 import { pruneEvents } from "./events.js";
-import { STORE_TYPES } from "./keys.js";
+import { STORE_TYPES, type StoreType } from "./keys.js";
+import { loadStorages } from "./limits.js";
 import { pruneStore } from "./stores/crdt.js";
-import { fidLock } from "./transaction.js";
+import { fidLock } from "./locks.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 const FIDS_PER_SCAN = 500;
@@ -17,28 +18,41 @@ const FIDS_PER_SCAN = 500;
  * stores within limits, so this only finds work when storage shrank. Returns how many messages went.
  */
 export async function pruneExpiredStorage(core: HubCore): Promise<number> {
+  const db = core.database.db;
   let pruned = 0;
   let after = -1;
   for (;;) {
-    const rows = await core.database.db
+    const fids = (
+      await db
+        .selectFrom("hub_store_counts")
+        .select("fid")
+        .distinct()
+        .where("fid", ">", after)
+        .where("count", ">", 0)
+        .orderBy("fid")
+        .limit(FIDS_PER_SCAN)
+        .execute()
+    ).map((row) => row.fid);
+    if (fids.length === 0) return pruned;
+    // Only fids over a limit get a merge transaction; nearly every scan finds none.
+    const storages = await loadStorages(db, fids, core.now());
+    const counts = await db
       .selectFrom("hub_store_counts")
-      .select("fid")
-      .distinct()
-      .where("fid", ">", after)
-      .where("count", ">", 0)
-      .orderBy("fid")
-      .limit(FIDS_PER_SCAN)
+      .select(["fid", "store", "count"])
+      .where("fid", "in", fids)
       .execute();
-    for (const { fid } of rows) {
-      const id = Number(fid);
-      pruned += await runMerge(core, [fidLock(id)], async (ctx) => {
+    const over = new Set(
+      counts.filter((c) => c.count > storages.get(c.fid)!.limit(c.store as StoreType)).map((c) => c.fid),
+    );
+    for (const fid of over) {
+      pruned += await runMerge(core, [fidLock(fid)], async (ctx) => {
         let n = 0;
-        for (const store of STORE_TYPES) n += await pruneStore(ctx, id, store);
+        for (const store of STORE_TYPES) n += await pruneStore(ctx, fid, store);
         return n;
       });
     }
-    if (rows.length < FIDS_PER_SCAN) return pruned;
-    after = Number(rows[rows.length - 1]!.fid);
+    if (fids.length < FIDS_PER_SCAN) return pruned;
+    after = fids[fids.length - 1]!;
   }
 }
 

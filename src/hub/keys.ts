@@ -48,7 +48,7 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
-function u64(value: number): Uint8Array {
+export function u64(value: number): Uint8Array {
   const out = new Uint8Array(8);
   new DataView(out.buffer).setBigUint64(0, BigInt(value), false);
   return out;

@@ -4,6 +4,7 @@
  * come from the block time of the rent.
  */
 import type { Kysely } from "kysely";
+import { HubError } from "../protocol/errors.js";
 import { OnChainEvent, OnChainEventType } from "../protocol/generated/onchain_event.js";
 import type { StoreType } from "./keys.js";
 import type { HubTables } from "./tables.js";
@@ -68,10 +69,16 @@ export async function loadStorages(
     .execute();
   const rents = new Map<number, { units: number; blockTimestamp: number }[]>(fids.map((fid) => [fid, []]));
   for (const row of rows) {
-    rents.get(Number(row.fid))?.push({
+    rents.get(row.fid)?.push({
       units: OnChainEvent.decode(row.event).storageRentEventBody?.units ?? 0,
-      blockTimestamp: Number(row.block_timestamp),
+      blockTimestamp: row.block_timestamp,
     });
   }
   return new Map([...rents].map(([fid, list]) => [fid, storageFromRents(list, nowMs)]));
+}
+
+/** A fid with no storage units may store nothing (protocol-rules.md §3 step 9). */
+export function requireStorage(storage: Storage): Storage {
+  if (storage.total === 0) throw new HubError("bad_request.no_storage", "no storage");
+  return storage;
 }

@@ -12,12 +12,13 @@ import {
   SignerEventType,
 } from "../protocol/generated/onchain_event.js";
 import { HubError } from "../protocol/errors.js";
+import { toHexJson } from "../protocol/json/bytes.js";
 import type { MergeContext } from "./context.js";
 import { runMerge, type HubCore } from "./core.js";
 import { Follower } from "./follower.js";
 import { readState, writeState } from "./state.js";
 import { revokeSigner } from "./stores/crdt.js";
-import { fidLock, followerLock } from "./transaction.js";
+import { fidLock, followerLock } from "./locks.js";
 
 const SUPPORTED = new Set<number>([
   OnChainEventType.EVENT_TYPE_SIGNER,
@@ -65,12 +66,12 @@ export async function mergeOnChainEvent(ctx: MergeContext, event: OnChainEvent):
       current !== undefined &&
       signerBody.eventType === SignerEventType.ADD &&
       current.event_type === SignerEventType.REMOVE &&
-      Number(current.version) === event.version
+      current.version === event.version
     ) {
       throw new HubError("bad_request.conflict", "attempting to re-add removed key");
     }
     const index = await signerIndexAfter(ctx, event);
-    if (index !== undefined && (current === undefined || isNewer(position, toPosition(current)))) {
+    if (index !== undefined && (current === undefined || isNewer(position, current))) {
       await ctx.trx
         .insertInto("hub_signers")
         .values({
@@ -120,7 +121,7 @@ export async function mergeOnChainEvent(ctx: MergeContext, event: OnChainEvent):
       .select(["block_number", "log_index"])
       .where("fid", "=", event.fid)
       .executeTakeFirst();
-    if (current === undefined || isNewer(position, toPosition(current))) {
+    if (current === undefined || isNewer(position, current)) {
       await ctx.trx
         .insertInto("hub_fids")
         .values({ fid: event.fid, custody: idBody.to, ...position })
@@ -136,10 +137,6 @@ export async function mergeOnChainEvent(ctx: MergeContext, event: OnChainEvent):
   });
   if (revokeKey !== undefined) await revokeSigner(ctx, event.fid, revokeKey);
   return true;
-}
-
-function toPosition(row: { block_number: number; log_index: number }) {
-  return { block_number: Number(row.block_number), log_index: Number(row.log_index) };
 }
 
 /**
@@ -178,7 +175,12 @@ async function signerIndexAfter(
   }
 }
 
-/** The keys that may sign for each of `fids`, as "fid:0xkey". */
+/** How `activeSigners` names a key of a fid. */
+export function signerId(fid: number, key: Uint8Array): string {
+  return `${fid}:${toHexJson(key)}`;
+}
+
+/** The keys that may sign for each of `fids`, by `signerId`. */
 export async function activeSigners(db: MergeContext["trx"], fids: readonly number[]): Promise<Set<string>> {
   const rows = await db
     .selectFrom("hub_signers")
@@ -187,7 +189,7 @@ export async function activeSigners(db: MergeContext["trx"], fids: readonly numb
     .where("event_type", "=", SignerEventType.ADD)
     .where("key_type", "=", ED25519_KEY_TYPE)
     .execute();
-  return new Set(rows.map((row) => `${Number(row.fid)}:0x${Buffer.from(row.key).toString("hex")}`));
+  return new Set(rows.map((row) => signerId(row.fid, row.key)));
 }
 
 /** Whether `key` may sign messages for `fid` now. */
@@ -214,29 +216,15 @@ const CHAIN_FOLLOWER = 1;
  * events in one transaction with the position it advanced to, so that several hub processes on
  * one database share one position and never merge a page twice.
  */
-export class ChainFollower {
-  readonly #follower: Follower;
-  readonly #unsubscribe: () => void;
-
+export class ChainFollower extends Follower {
   constructor(
     private readonly core: HubCore,
     private readonly source: OnChainEventSource,
   ) {
-    this.#follower = new Follower("chain", () => this.#step(), core.logger);
-    this.#unsubscribe = source.onBlock(() => void this.#follower.poke());
+    super("chain", core.logger, (notice) => source.onBlock(notice));
   }
 
-  /** Resolves when every event mined so far has been merged. */
-  sync(): Promise<void> {
-    return this.#follower.poke();
-  }
-
-  async stop(): Promise<void> {
-    this.#unsubscribe();
-    await this.#follower.stop();
-  }
-
-  async #step(): Promise<boolean> {
+  protected async step(): Promise<boolean> {
     const from = Number((await readState(this.core.database.db, NEXT_BLOCK)) ?? 0);
     const events = await this.source.eventsFromBlock(from, PAGE);
     if (events.length === 0) return false;

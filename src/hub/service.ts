@@ -11,26 +11,16 @@ import { OnChainEvent, OnChainEventType, SignerEventType } from "../protocol/gen
 import type { UserNameProof } from "../protocol/generated/username_proof.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { decodeMessage } from "../protocol/message.js";
-import { toProtocolTime } from "../protocol/time.js";
+import { PROTOCOL_EPOCH_MS, toProtocolTime } from "../protocol/time.js";
 import type { HubCore } from "./core.js";
 import type { Accepted, Engine } from "./engine.js";
 import { EVENTS_PAGE_SIZE, eventById, eventsFrom, newestEventId, pruneEvents } from "./events.js";
 import { proofOfRow } from "./fnames.js";
 import { pruneExpiredStorage } from "./jobs.js";
-import {
-  castIdKey,
-  fidKey,
-  linkTypeKey,
-  nameKey,
-  setKey,
-  STORE_NAMES,
-  STORE_TYPES,
-  StoreType,
-  u8,
-  urlKey,
-} from "./keys.js";
+import { castIdKey, fidKey, nameKey, STORE_NAMES, STORE_TYPES, StoreType, u8, urlKey } from "./keys.js";
 import { loadStorage } from "./limits.js";
-import { reactionTargetKey } from "./stores/reactions.js";
+import { linkSetKey } from "./stores/links.js";
+import { reactionSetKey } from "./stores/reactions.js";
 import * as store from "./store.js";
 
 export type { PageRequest } from "./store.js";
@@ -89,7 +79,15 @@ export class HubService implements ActivitySource {
     private readonly engine: Engine,
     private readonly followers: Followers,
     private readonly identity: { version: string; peerId: string; nickname: string },
-  ) {}
+  ) {
+    this.lists = {
+      database: core.database,
+      profile: core.profile.name,
+      render: (bytes) => writeMessageJson(decodeMessage(bytes).message, core.profile),
+    };
+  }
+
+  private readonly lists: store.ListContext;
 
   private get db() {
     return this.core.database.db;
@@ -130,21 +128,13 @@ export class HubService implements ActivitySource {
 
   // Messages.
 
+  /** A stored message's JSON, rendered again if it was stored under another naming profile. */
   private json(row: store.JsonRow): string {
-    if (row.json_profile === this.core.profile.name) return row.json;
-    return writeMessageJson(decodeMessage(row.message).message, this.core.profile);
+    return row.json_profile === this.lists.profile ? row.json : this.lists.render(row.message);
   }
 
   private page(page: store.JsonPage): MessagePage {
     return { messages: page.joined, nextPageToken: pageToken(page.next) };
-  }
-
-  private get lists(): store.ListContext {
-    return {
-      database: this.core.database,
-      profile: this.core.profile.name,
-      render: (bytes) => writeMessageJson(decodeMessage(bytes).message, this.core.profile),
-    };
   }
 
   private async one(row: Promise<store.JsonRow | undefined>, what: string): Promise<string> {
@@ -173,7 +163,7 @@ export class HubService implements ActivitySource {
 
   reactionById(fid: number, type: ReactionType, target: CastId | string): Promise<string> {
     const body = typeof target === "string" ? { type, targetUrl: target } : { type, targetCastId: target };
-    const key = setKey(u8(type), reactionTargetKey(body));
+    const key = reactionSetKey(body);
     return this.one(
       store.messageBySetKey(this.db, fid, StoreType.REACTIONS, key, MessageType.REACTION_ADD),
       "reaction",
@@ -200,7 +190,7 @@ export class HubService implements ActivitySource {
   }
 
   linkById(fid: number, type: string, targetFid: number): Promise<string> {
-    const key = setKey(linkTypeKey(type), fidKey(targetFid));
+    const key = linkSetKey(type, targetFid);
     return this.one(store.messageBySetKey(this.db, fid, StoreType.LINKS, key, MessageType.LINK_ADD), "link");
   }
 
@@ -296,7 +286,7 @@ export class HubService implements ActivitySource {
         name: STORE_NAMES[type],
         limit: storage.limit(type),
         used: counts.get(type) ?? 0,
-        earliestTimestamp: earliest === undefined ? 0 : Number(earliest.timestamp),
+        earliestTimestamp: earliest?.timestamp ?? 0,
         earliestHash: earliest === undefined ? "" : Buffer.from(earliest.hash).toString("base64"),
       });
     }
@@ -315,7 +305,7 @@ export class HubService implements ActivitySource {
   async userNameProofByName(name: string): Promise<UserNameProof> {
     const fname = await store.fnameProof(this.db, name);
     if (fname !== undefined) return proofOfRow(fname);
-    const message = await store.usernameProofMessageByName(this.db, nameKey(utf8.encode(name)));
+    const message = (await store.usernameProofByName(this.db, nameKey(utf8.encode(name))))?.message;
     const proof = message === undefined ? undefined : decodeMessage(message).message.data?.usernameProofBody;
     if (proof === undefined) throw notFound("username proof");
     return proof;
@@ -362,7 +352,7 @@ export class HubService implements ActivitySource {
   // Activity for the client API's power badges.
 
   async reactorsByAuthor(sinceUnixSeconds: number): Promise<Map<number, number>> {
-    const since = Math.max(0, toProtocolTime(Math.max(sinceUnixSeconds * 1000, 1609459200000)));
+    const since = toProtocolTime(Math.max(sinceUnixSeconds * 1000, PROTOCOL_EPOCH_MS));
     return store.reactorsByAuthor(this.db, since);
   }
 

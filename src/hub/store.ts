@@ -5,9 +5,8 @@
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
 import { OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
-import type { Database } from "../storage/index.js";
-import { runCompiled } from "./compiled.js";
-import type { StoreType } from "./keys.js";
+import { type Database, runCompiled } from "../storage/index.js";
+import { StoreType, u64 } from "./keys.js";
 import type { HubTables } from "./tables.js";
 
 export interface PageRequest {
@@ -18,7 +17,6 @@ export interface PageRequest {
 }
 
 export interface JsonRow {
-  ts_hash: Uint8Array;
   json: string;
   json_profile: string;
   message: Uint8Array;
@@ -43,7 +41,7 @@ export interface MessageFilter {
 
 type Db = Kysely<HubTables>;
 
-const JSON_COLUMNS = ["ts_hash", "json", "json_profile", "message"] as const;
+const JSON_COLUMNS = ["json", "json_profile", "message"] as const;
 
 const EMPTY = new Uint8Array(0);
 
@@ -79,7 +77,6 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
   const shape = `${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`;
   const [row] = await runCompiled(
     database.db,
-    database.engine,
     `page:${shape}`,
     () => {
       const inner = list
@@ -124,7 +121,6 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
     const last = row.last;
     const more = await runCompiled(
       database.db,
-      database.engine,
       `more:${list.shape}|${direction}`,
       () => list.query(last, page.reverse).select("m.ts_hash").limit(1),
       [...list.parameters, last, 1],
@@ -205,12 +201,15 @@ export function castsByMention(ctx: ListContext, mentionFid: number, page: PageR
     ctx,
     {
       shape: "mention",
-      parameters: [1, mentionFid],
+      parameters: [StoreType.CASTS, mentionFid],
       query: (after, reverse) => {
         let query = ctx.database.db
           .selectFrom("hub_cast_mentions as c")
           .innerJoin("hub_messages as m", (join) =>
-            join.onRef("m.fid", "=", "c.fid").on("m.store", "=", 1).onRef("m.ts_hash", "=", "c.ts_hash"),
+            join
+              .onRef("m.fid", "=", "c.fid")
+              .on("m.store", "=", StoreType.CASTS)
+              .onRef("m.ts_hash", "=", "c.ts_hash"),
           )
           .where("c.mention_fid", "=", mentionFid);
         if (after !== undefined) query = query.where("c.ts_hash", seek(reverse), after);
@@ -238,12 +237,6 @@ export async function messageBySetKey(
     .executeTakeFirst();
 }
 
-function u64(value: number): Uint8Array {
-  const out = new Uint8Array(8);
-  new DataView(out.buffer).setBigUint64(0, BigInt(value), false);
-  return out;
-}
-
 function readU64(bytes: Uint8Array, offset = 0): number {
   return Number(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset, false));
 }
@@ -260,7 +253,7 @@ export async function fids(db: Db, page: PageRequest): Promise<Page<number>> {
     .limit(page.pageSize + 1)
     .execute();
   return cut(
-    rows.map((row) => Number(row.fid)),
+    rows.map((row) => row.fid),
     page.pageSize,
     (fid) => u64(fid),
   );
@@ -332,23 +325,20 @@ export async function usernameProofMessages(db: Db, fid: number): Promise<Uint8A
     .selectFrom("hub_messages")
     .select("message")
     .where("fid", "=", fid)
-    .where("store", "=", 6)
+    .where("store", "=", StoreType.USERNAME_PROOFS)
     .orderBy("ts_hash")
     .execute();
   return rows.map((row) => row.message);
 }
 
-export async function usernameProofMessageByName(
-  db: Db,
-  target: Uint8Array,
-): Promise<Uint8Array | undefined> {
-  const row = await db
+/** The USERNAME_PROOF message (ENS and other name-service names) holding a name, and its fid. */
+export async function usernameProofByName(db: Db, target: Uint8Array) {
+  return db
     .selectFrom("hub_messages")
-    .select("message")
-    .where("store", "=", 6)
+    .select(["fid", "message"])
+    .where("store", "=", StoreType.USERNAME_PROOFS)
     .where("target", "=", target)
     .executeTakeFirst();
-  return row?.message;
 }
 
 export async function storeCounts(db: Db, fid: number): Promise<Map<number, number>> {
@@ -357,13 +347,14 @@ export async function storeCounts(db: Db, fid: number): Promise<Map<number, numb
     .select(["store", "count"])
     .where("fid", "=", fid)
     .execute();
-  return new Map(rows.map((row) => [Number(row.store), Number(row.count)]));
+  return new Map(rows.map((row) => [row.store, row.count]));
 }
 
+/** The oldest message of a store that counts against its limit (the next to be pruned). */
 export async function earliestMessage(db: Db, fid: number, store: StoreType) {
   return db
     .selectFrom("hub_messages")
-    .select(["timestamp", "hash"])
+    .select(["ts_hash", "timestamp", "hash"])
     .where("fid", "=", fid)
     .where("store", "=", store)
     .where("type", "!=", MessageType.LINK_COMPACT_STATE)
@@ -376,7 +367,7 @@ export async function reactorsByAuthor(db: Db, sinceProtocolSeconds: number): Pr
   const rows = await db
     .selectFrom("hub_messages")
     .select(["target_fid", sql<number | string>`count(distinct fid)`.as("reactors")])
-    .where("store", "=", 3)
+    .where("store", "=", StoreType.REACTIONS)
     .where("type", "=", MessageType.REACTION_ADD)
     .where("target_fid", "is not", null)
     .where("timestamp", ">=", sinceProtocolSeconds)

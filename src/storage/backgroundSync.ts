@@ -50,8 +50,8 @@ export interface BackgroundSync {
   close(): Promise<void>;
 }
 
+/** For a connection opened with `synchronous = NORMAL`: takes over its checkpoints and its fsyncs. */
 export function startBackgroundSync(sqlite: SQLite.Database, path: string): BackgroundSync {
-  sqlite.pragma("synchronous = NORMAL");
   sqlite.pragma("wal_autocheckpoint = 0");
   const checkpointer = new Worker(CHECKPOINTER, {
     eval: true,

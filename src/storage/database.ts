@@ -47,11 +47,13 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     const sqlite = new SQLite(config.path);
     // Before WAL mode: a WAL file's page size is fixed once it has content.
     if (tuning.pageSize !== undefined) sqlite.pragma(`page_size = ${tuning.pageSize}`);
+    const background = tuning.backgroundSync === true && file;
     sqlite.pragma("journal_mode = WAL");
-    sqlite.pragma("synchronous = FULL");
+    // With background sync a commit only writes its WAL frames; durable() makes them safe.
+    sqlite.pragma(`synchronous = ${background ? "NORMAL" : "FULL"}`);
     sqlite.pragma("busy_timeout = 10000");
     sqlite.pragma("foreign_keys = ON");
-    const sync = tuning.backgroundSync && file ? startBackgroundSync(sqlite, config.path) : undefined;
+    const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return {
       db,

@@ -5,14 +5,16 @@ const RETRYABLE_POSTGRES_CODES = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 5;
 
 /**
- * Runs `work` in one transaction that is serialised against every other transaction with the same
- * `lockKey`, across processes: on SQLite through `BEGIN IMMEDIATE` (the write lock of the file), on
- * PostgreSQL through a transaction-scoped advisory lock. Read-validate-write sequences (one name per
- * fid, CRDT merges of one fid) are therefore race-free even with several servers on one database.
+ * Runs `work` in one transaction that is serialised against every other transaction holding the
+ * same lock, across processes: on SQLite through `BEGIN IMMEDIATE` (the write lock of the file, so
+ * every lock is one lock), on PostgreSQL through transaction-scoped advisory locks. The lock is a
+ * name (hashed to one lock) or a list of 64-bit keys, taken in ascending order so that two
+ * transactions wanting overlapping keys can never deadlock. Read-validate-write sequences (one name
+ * per fid, CRDT merges of one fid) are therefore race-free even with several servers on one database.
  */
 export async function serializedTransaction<Tables, Result>(
   database: Database<Tables>,
-  lockKey: string,
+  lock: string | Iterable<bigint>,
   work: (trx: Kysely<Tables>) => Promise<Result>,
 ): Promise<Result> {
   if (database.engine === "sqlite") {
@@ -28,10 +30,14 @@ export async function serializedTransaction<Tables, Result>(
       }
     });
   }
+  const keys = typeof lock === "string" ? undefined : sortedKeys(lock);
   for (let attempt = 1; ; attempt++) {
     try {
       return await database.db.transaction().execute(async (trx) => {
-        await sql`select pg_advisory_xact_lock(hashtext(${lockKey}))`.execute(trx);
+        if (keys === undefined) await sql`select pg_advisory_xact_lock(hashtext(${lock}))`.execute(trx);
+        // unnest yields the array in order, so the locks are taken in ascending order.
+        else if (keys.length > 0)
+          await sql`select count(pg_advisory_xact_lock(k)) from unnest(${keys}::int8[]) as k`.execute(trx);
         return work(trx);
       });
     } catch (error) {
@@ -40,4 +46,8 @@ export async function serializedTransaction<Tables, Result>(
         throw error;
     }
   }
+}
+
+function sortedKeys(keys: Iterable<bigint>): string[] {
+  return [...new Set(keys)].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String);
 }

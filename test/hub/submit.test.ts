@@ -1,6 +1,7 @@
 /** Beyond the reference: bulk submits, the SSE event stream, and RPC auth on submits. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { FidRateLimit } from "../../src/hub/fidRateLimit.js";
 import { listen } from "../../src/http/index.js";
 import { testEngines } from "../support/databases.js";
 import {
@@ -215,3 +216,50 @@ for (const engine of await testEngines()) {
     });
   });
 }
+
+for (const engine of await testEngines()) {
+  describe(`hub per-fid rate limit on ${engine.engine}`, { skip: engine.skip }, () => {
+    let stack: Stack;
+    before(async () => {
+      stack = await startStack(engine, { mergesPerUnit: 2 });
+    });
+    after(async () => {
+      await stack?.close();
+    });
+
+    it("refuses a fid's merges past units × the per-unit quota with a 429, counting only merges that succeed", async () => {
+      const alice = await newAccount(stack, 1);
+      const bob = await newAccount(stack, 2);
+      const first = await castAdd(alice, "one");
+      assert.equal((await post(stack, "/v1/submitMessage", encode(first))).status, 200);
+      const duplicate = await post(stack, "/v1/submitMessage", encode(first));
+      assert.equal(duplicate.body.errCode, "bad_request.duplicate");
+      assert.equal((await post(stack, "/v1/submitMessage", encode(await castAdd(alice, "two")))).status, 200);
+      const third = await post(stack, "/v1/submitMessage", encode(await castAdd(alice, "three")));
+      assert.equal(third.status, 429);
+      assert.equal(third.body.errCode, "unavailable");
+      assert.equal(third.body.details, `rate limit exceeded for FID ${alice.fid}`);
+      for (const text of ["a", "b", "c", "d"]) {
+        const response = await post(stack, "/v1/submitMessage", encode(await castAdd(bob, text)));
+        assert.equal(response.status, 200, `bob's cast ${text}`);
+      }
+      assert.equal((await post(stack, "/v1/submitMessage", encode(await castAdd(bob, "e")))).status, 429);
+    });
+  });
+}
+
+describe("FidRateLimit", () => {
+  it("opens a 24-hour window at a fid's first merge and starts afresh once it has passed", () => {
+    const limit = new FidRateLimit(3);
+    const day = 24 * 60 * 60 * 1000;
+    for (let i = 0; i < 3; i++) {
+      assert.equal(limit.check(7, 1, 1000 + i), undefined);
+      limit.consume(7, 1000 + i);
+    }
+    assert.equal(limit.check(7, 1, 2000)?.message, "rate limit exceeded for FID 7");
+    assert.equal(limit.check(7, 2, 2000), undefined, "more units, more merges");
+    assert.equal(limit.check(8, 1, 2000), undefined, "each fid has its own window");
+    assert.notEqual(limit.check(7, 1, 1000 + day - 1), undefined);
+    assert.equal(limit.check(7, 1, 1000 + day), undefined);
+  });
+});

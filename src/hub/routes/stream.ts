@@ -10,10 +10,10 @@ import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { renderHubEvent } from "../../protocol/json/index.js";
 import type { NamingProfile } from "../../protocol/naming.js";
+import { EVENTS_PAGE_SIZE } from "../events.js";
 import type { HubService } from "../service.js";
 import { integer } from "./query.js";
 
-const PAGE = 100;
 const POLL_MS = 1_000;
 const HEARTBEAT_MS = 15_000;
 
@@ -70,14 +70,14 @@ export function streamRoutes(service: HubService, profile: NamingProfile): Fasti
             if (!pending) await new Promise<void>((resolve) => (wake = resolve));
             pending = false;
             for (;;) {
-              const { events } = await service.events(cursor, PAGE);
+              const { events } = await service.events(cursor, EVENTS_PAGE_SIZE);
               for (const event of events) {
                 const text = `id: ${event.id}\ndata: ${JSON.stringify(renderHubEvent(event, profile))}\n\n`;
                 if (!raw.write(text)) await Promise.race([once(raw, "drain"), once(raw, "close")]);
                 if (closed) break;
               }
               if (events.length > 0) cursor = events[events.length - 1]!.id + 1;
-              if (events.length < PAGE || closed) break;
+              if (events.length < EVENTS_PAGE_SIZE || closed) break;
             }
           }
         } catch (error) {

@@ -23,7 +23,7 @@ function bodyBytes(request: FastifyRequest): Uint8Array {
       "the request body is empty; send the protobuf bytes of a Message",
     );
   }
-  return new Uint8Array(body as Buffer);
+  return body as Buffer;
 }
 
 /** Splits a SubmitBulkMessagesRequest into the exact bytes of each message (field 1, repeated). */

@@ -8,15 +8,17 @@ import { HubEventType } from "../../protocol/generated/hub_event.js";
 import { MessageType, type Message } from "../../protocol/generated/message.js";
 import { HubError } from "../../protocol/errors.js";
 import { storageOf, storeCount, type MergeContext } from "../context.js";
+import { requireStorage } from "../limits.js";
 import { addressKey, compactStateKey, nameKey, StoreType } from "../keys.js";
+import { bytesEqual } from "../../protocol/hash.js";
 import { decodeMessage } from "../../protocol/message.js";
+import { earliestMessage } from "../store.js";
 import {
   deleteMessage,
   findBySetKey,
   findByTarget,
   insertMessage,
   MERGE_COLUMNS,
-  toMergeRow,
   type Incoming,
   type MergeRow,
 } from "./rows.js";
@@ -27,10 +29,6 @@ function competitor(row: MergeRow, spec: StoreSpec): Competitor {
   return { timestamp: row.timestamp, tsHash: row.ts_hash, isRemove: row.type === spec.removeType };
 }
 
-function sameKey(a: Uint8Array, b: Uint8Array): boolean {
-  return Buffer.compare(a, b) === 0;
-}
-
 /** Refuses `me` when `existing` is the same message or outranks it. */
 function mustBeat(
   existing: MergeRow,
@@ -38,7 +36,7 @@ function mustBeat(
   ranksAbove: (a: Competitor, b: Competitor) => boolean,
   spec: StoreSpec,
 ): void {
-  if (sameKey(existing.ts_hash, me.tsHash)) {
+  if (bytesEqual(existing.ts_hash, me.tsHash)) {
     throw new HubError("bad_request.duplicate", "message has already been merged");
   }
   const them = competitor(existing, spec);
@@ -58,32 +56,14 @@ async function admit(
   tsHash: Uint8Array,
   displaced: MergeRow[],
 ) {
-  const storage = await storageOf(ctx, fid);
-  if (storage.total === 0) throw new HubError("bad_request.no_storage", "no storage");
+  const storage = requireStorage(await storageOf(ctx, fid));
   const limit = storage.limit(store);
   const freed = displaced.filter((row) => row.fid === fid && row.store === store).length;
   if ((await storeCount(ctx, fid, store)) - freed < limit) return;
-  const earliest = await earliestTsHash(ctx, fid, store);
-  if (earliest !== undefined && Buffer.compare(tsHash, earliest) < 0) {
+  const earliest = await earliestMessage(ctx.trx, fid, store);
+  if (earliest !== undefined && Buffer.compare(tsHash, earliest.ts_hash) < 0) {
     throw new HubError("bad_request.prunable", "message would be pruned");
   }
-}
-
-async function earliestTsHash(
-  ctx: MergeContext,
-  fid: number,
-  store: StoreType,
-): Promise<Uint8Array | undefined> {
-  const row = await ctx.trx
-    .selectFrom("hub_messages")
-    .select("ts_hash")
-    .where("fid", "=", fid)
-    .where("store", "=", store)
-    .where("type", "!=", MessageType.LINK_COMPACT_STATE)
-    .orderBy("ts_hash")
-    .limit(1)
-    .executeTakeFirst();
-  return row?.ts_hash;
 }
 
 /** Merges one validated message into its store; throws HubError when it is refused. */
@@ -196,15 +176,14 @@ async function mergeCompactState(ctx: MergeContext, incoming: Incoming): Promise
   const key = compactStateKey(body.type);
   const existing = await findBySetKey(ctx, data.fid, StoreType.LINKS, key);
   if (existing !== undefined) {
-    if (sameKey(existing.ts_hash, incoming.tsHash)) {
+    if (bytesEqual(existing.ts_hash, incoming.tsHash)) {
       throw new HubError("bad_request.duplicate", "message has already been merged");
     }
     if (existing.timestamp >= data.timestamp) {
       throw new HubError("bad_request.conflict", "A newer Compact State message is already merged");
     }
   }
-  const storage = await storageOf(ctx, data.fid);
-  if (storage.total === 0) throw new HubError("bad_request.no_storage", "no storage");
+  requireStorage(await storageOf(ctx, data.fid));
 
   if (existing !== undefined) await deleteMessage(ctx, existing);
   const keep = new Set(body.targetFids);
@@ -218,7 +197,7 @@ async function mergeCompactState(ctx: MergeContext, incoming: Incoming): Promise
     .where("timestamp", "<=", data.timestamp)
     .execute();
   for (const row of superseded) {
-    if (!keep.has(Number(row.target_fid))) await deleteMessage(ctx, toMergeRow(row));
+    if (!keep.has(row.target_fid ?? 0)) await deleteMessage(ctx, row);
   }
   await insertMessage(ctx, StoreType.LINKS, incoming, key, {
     kind: body.type,
@@ -247,7 +226,7 @@ export async function pruneStore(ctx: MergeContext, fid: number, store: StoreTyp
     .limit(excess)
     .execute();
   for (const row of rows) {
-    const message = await deleteMessage(ctx, toMergeRow(row));
+    const message = await deleteMessage(ctx, row);
     ctx.events.push(deletionEvent(store, message, "prune"));
   }
   return rows.length;
@@ -281,7 +260,7 @@ export async function revokeSigner(ctx: MergeContext, fid: number, signer: Uint8
     .orderBy("store")
     .orderBy("ts_hash")
     .execute();
-  for (const row of rows) await revokeRow(ctx, toMergeRow(row));
+  for (const row of rows) await revokeRow(ctx, row);
   return rows.length;
 }
 

@@ -2,15 +2,19 @@ import { MessageType, type MessageData } from "../../protocol/generated/message.
 import { fidKey, linkTypeKey, setKey, StoreType } from "../keys.js";
 import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
 
-/** A fid has at most one link of each type to each target fid; compact states live in linkCompactState.ts. */
+export function linkSetKey(type: string, targetFid: number): Uint8Array {
+  return setKey(linkTypeKey(type), fidKey(targetFid));
+}
+
+/**
+ * A fid has at most one link of each type to each target fid. Compact states share the store; their
+ * merge is `mergeCompactState` in crdt.ts.
+ */
 export const links: StoreSpec = {
   store: StoreType.LINKS,
   addType: MessageType.LINK_ADD,
   removeType: MessageType.LINK_REMOVE,
-  setKey(data: MessageData) {
-    const body = data.linkBody!;
-    return setKey(linkTypeKey(body.type), fidKey(body.targetFid ?? 0));
-  },
+  setKey: (data: MessageData) => linkSetKey(data.linkBody!.type, data.linkBody!.targetFid ?? 0),
   ranksAbove: lastWriteWins,
   index(data: MessageData): IndexColumns {
     const body = data.linkBody!;

@@ -6,15 +6,16 @@ export function reactionTargetKey(body: ReactionBody): Uint8Array {
   return body.targetCastId !== undefined ? castIdKey(body.targetCastId) : urlKey(body.targetUrl ?? "");
 }
 
+export function reactionSetKey(body: ReactionBody): Uint8Array {
+  return setKey(u8(body.type), reactionTargetKey(body));
+}
+
 /** A fid has at most one reaction of each type per target. */
 export const reactions: StoreSpec = {
   store: StoreType.REACTIONS,
   addType: MessageType.REACTION_ADD,
   removeType: MessageType.REACTION_REMOVE,
-  setKey(data: MessageData) {
-    const body = data.reactionBody!;
-    return setKey(u8(body.type), reactionTargetKey(body));
-  },
+  setKey: (data: MessageData) => reactionSetKey(data.reactionBody!),
   ranksAbove: lastWriteWins,
   index(data: MessageData): IndexColumns {
     const body = data.reactionBody!;

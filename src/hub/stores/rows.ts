@@ -7,7 +7,8 @@ import { MessageType, type Message } from "../../protocol/generated/message.js";
 import { adjustCount, type MergeContext } from "../context.js";
 import { withBytes } from "../events.js";
 import type { StoreType } from "../keys.js";
-import { compiledOnce } from "../compiled.js";
+import { compiledOnce } from "../../storage/index.js";
+import type { HubTables } from "../tables.js";
 import type { IndexColumns } from "./spec.js";
 
 /** A message that passed validation, with the bytes it arrived in. */
@@ -21,17 +22,6 @@ export interface Incoming {
   json: string;
 }
 
-export interface MergeRow {
-  fid: number;
-  store: number;
-  ts_hash: Uint8Array;
-  set_key: Uint8Array;
-  type: number;
-  timestamp: number;
-  target: Uint8Array | null;
-  message: Uint8Array;
-}
-
 export const MERGE_COLUMNS = [
   "fid",
   "store",
@@ -43,12 +33,10 @@ export const MERGE_COLUMNS = [
   "message",
 ] as const;
 
-/** PostgreSQL returns bigint columns as numbers already; SQLite may too. This pins the types. */
-export function toMergeRow(row: MergeRow): MergeRow {
-  return { ...row, fid: Number(row.fid), timestamp: Number(row.timestamp) };
-}
+/** What a merge reads of a stored message (the storage layer returns int8 columns as numbers). */
+export type MergeRow = Pick<HubTables["hub_messages"], (typeof MERGE_COLUMNS)[number]>;
 
-const bySetKey = compiledOnce("rows.bySetKey", (db, [fid, store, key]) =>
+const bySetKey = compiledOnce<HubTables, MergeRow>("hub.bySetKey", (db, [fid, store, key]) =>
   db
     .selectFrom("hub_messages")
     .select(MERGE_COLUMNS)
@@ -63,8 +51,8 @@ export async function findBySetKey(
   store: StoreType,
   key: Uint8Array,
 ): Promise<MergeRow | undefined> {
-  const [row] = await bySetKey(ctx.trx, ctx.engine, [fid, store, key]);
-  return row === undefined ? undefined : toMergeRow(row);
+  const [row] = await bySetKey(ctx.trx, [fid, store, key]);
+  return row;
 }
 
 const INSERT_COLUMNS = [
@@ -84,7 +72,7 @@ const INSERT_COLUMNS = [
   "json_profile",
 ] as const;
 
-const insertRow = compiledOnce("rows.insert", (db, values) =>
+const insertRow = compiledOnce<HubTables, unknown>("hub.insertMessage", (db, values) =>
   db
     .insertInto("hub_messages")
     .values(Object.fromEntries(INSERT_COLUMNS.map((column, i) => [column, values[i]])) as never),
@@ -96,13 +84,12 @@ export async function findByTarget(
   store: StoreType,
   target: Uint8Array,
 ): Promise<MergeRow[]> {
-  const rows = await ctx.trx
+  return ctx.trx
     .selectFrom("hub_messages")
     .select(MERGE_COLUMNS)
     .where("store", "=", store)
     .where("target", "=", target)
     .execute();
-  return rows.map(toMergeRow);
 }
 
 export async function insertMessage(
@@ -114,7 +101,7 @@ export async function insertMessage(
 ): Promise<void> {
   const data = incoming.message.data!;
   // In INSERT_COLUMNS order.
-  await insertRow(ctx.trx, ctx.engine, [
+  await insertRow(ctx.trx, [
     data.fid,
     store,
     incoming.tsHash,

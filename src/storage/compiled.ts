@@ -1,0 +1,52 @@
+/**
+ * Hot queries compiled once and then run with fresh parameters: building and compiling a Kysely
+ * query costs more than running it on an indexed SQLite table, and merge paths and list reads run
+ * several per request. Compilations are kept per database (its dialect adapter, which its
+ * transactions share), since the SQL differs per engine.
+ */
+import type { CompiledQuery, DialectAdapter, Kysely } from "kysely";
+
+interface Compilable<Row> {
+  compile(): CompiledQuery<Row>;
+}
+
+const caches = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
+
+function sameParameter(a: unknown, b: unknown): boolean {
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
+  return a === b;
+}
+
+/**
+ * Runs the query `build` makes, compiling it only the first time a query of this `shape` runs on
+ * this database; later runs reuse that SQL with `parameters`. The caller lists the parameters in
+ * the order the builder adds them; the first compilation checks that it does.
+ */
+export async function runCompiled<Tables, Row>(
+  db: Kysely<Tables>,
+  shape: string,
+  build: () => Compilable<Row>,
+  parameters: readonly unknown[],
+): Promise<Row[]> {
+  const adapter = db.getExecutor().adapter;
+  let cache = caches.get(adapter);
+  if (cache === undefined) caches.set(adapter, (cache = new Map()));
+  let compiled = cache.get(shape) as CompiledQuery<Row> | undefined;
+  if (compiled === undefined) {
+    compiled = build().compile();
+    const same =
+      compiled.parameters.length === parameters.length &&
+      compiled.parameters.every((value, i) => sameParameter(value, parameters[i]));
+    if (!same) throw new Error(`query "${shape}" does not take its parameters in the order given`);
+    cache.set(shape, compiled);
+  }
+  return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+}
+
+/** A query of one fixed shape, whose builder adds `parameters` in the order given. */
+export function compiledOnce<Tables, Row>(
+  shape: string,
+  build: (db: Kysely<Tables>, parameters: readonly unknown[]) => Compilable<Row>,
+): (db: Kysely<Tables>, parameters: readonly unknown[]) => Promise<Row[]> {
+  return (db, parameters) => runCompiled(db, shape, () => build(db, parameters), parameters);
+}
