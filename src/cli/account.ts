@@ -2,8 +2,13 @@
 import { bytesToHex, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { httpChainClient } from "../devchain/httpClient.js";
+import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { generateEd25519KeyPair } from "../protocol/ed25519.js";
-import { encodeSignedKeyRequestMetadata, signSignedKeyRequest } from "../protocol/eip712/index.js";
+import {
+  encodeSignedKeyRequestMetadata,
+  RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS,
+  signSignedKeyRequest,
+} from "../protocol/eip712/index.js";
 import { NEUTRAL, type NamingProfile } from "../protocol/naming.js";
 
 export interface CreateAccountOptions {
@@ -29,8 +34,6 @@ export interface AccountDetails {
   warning: string;
 }
 
-const SIGNED_KEY_REQUEST_LIFETIME_SECONDS = 60 * 60;
-
 /**
  * Generates a custody key, registers a fid for it (the custody address is also the recovery
  * address, so that the one printed key controls both), rents storage, and adds a fresh Ed25519 key
@@ -46,7 +49,7 @@ export async function createAccount(options: CreateAccountOptions): Promise<Acco
 
   const signer = generateEd25519KeyPair();
   const signerPublicKey = bytesToHex(signer.publicKey);
-  const deadline = Math.floor(Date.now() / 1000) + SIGNED_KEY_REQUEST_LIFETIME_SECONDS;
+  const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
   const request = { requestFid: registered.fid, key: signerPublicKey, deadline };
   const signature = await signSignedKeyRequest(custody, options.naming ?? NEUTRAL, request);
   const metadata = encodeSignedKeyRequestMetadata({
@@ -55,7 +58,13 @@ export async function createAccount(options: CreateAccountOptions): Promise<Acco
     signature,
     deadline,
   });
-  await chain.addKey({ fid: registered.fid, key: signerPublicKey, keyType: 1, metadataType: 1, metadata });
+  await chain.addKey({
+    fid: registered.fid,
+    key: signerPublicKey,
+    keyType: KEY_TYPE_ED25519,
+    metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
+    metadata,
+  });
 
   return {
     fid: registered.fid,

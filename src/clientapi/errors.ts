@@ -27,7 +27,7 @@ const reply = (statusCode: number, message: string): ErrorReply => ({ statusCode
 
 export const clientApiErrors: ErrorShape = {
   badRequest: (message, statusCode) => reply(statusCode, message),
-  notFound: (method, url) => reply(404, `There is no route ${method} ${url.split("?")[0]}`),
+  notFound: (method, path) => reply(404, `There is no route ${method} ${path}`),
   forbidden: (message, statusCode) => reply(statusCode, message),
   fromError: (error) =>
     error instanceof ClientApiError ? reply(error.statusCode, error.message) : undefined,

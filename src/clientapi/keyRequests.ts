@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
 import type { ChainClient, TransactionStatus } from "../devchain/client.js";
 import type { Logger } from "../http/index.js";
+import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import {
   KEY_GATEWAY_ADD_TYPES,
   encodeSignedKeyRequestMetadata,
@@ -74,8 +75,6 @@ export interface KeyRequestOptions {
 export const MIN_SPONSOR_CREDITS = 100;
 /** How long an approval's typed data stays signable. */
 export const APPROVAL_WINDOW_SECONDS = 3600;
-const KEY_TYPE_ED25519 = 1;
-const METADATA_TYPE_SIGNED_KEY_REQUEST = 1;
 /** Above this a "Unix seconds" value is really milliseconds (10^11 s is the year 5138). */
 const LARGEST_SECONDS = 100_000_000_000;
 
@@ -131,6 +130,8 @@ export class KeyRequests {
       sponsorFid = parseFid(input.sponsorship.sponsorFid, "sponsorship.sponsorFid");
       sponsorSignature = parseSignature(input.sponsorship.signature, "sponsorship.signature");
       const sponsorCustody = await this.custodyOf(sponsorFid, "sponsorship.sponsorFid");
+      // SPEC Authentication 6: the sponsor's custody signs an EIP-191 message whose raw input is the
+      // requesting fid's signature.
       const sponsored = await verifyMessage({
         address: sponsorCustody,
         message: { raw: signature },

@@ -218,6 +218,7 @@ export class ClientApiStore {
 
   // Actions
 
+  /** The `top` list of discover-actions: "ordered by total users", i.e. installs. */
   async topActions(kind: ActionKind, after: { users: number; id: number } | undefined, limit: number) {
     const keyset = after ? sql`and (install_count, id) < (${after.users}, ${after.id})` : sql``;
     const { rows } = await sql<ActionRow>`

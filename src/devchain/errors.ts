@@ -64,7 +64,7 @@ function reply(code: ChainErrorCode, message: string, statusCode = STATUS[code])
 /** The devchain's error body: `{"error": "<machine_code>", "message": "<sentence>"}`. */
 export const chainErrors: ErrorShape = {
   badRequest: (message, statusCode) => reply("bad_request", message, statusCode),
-  notFound: (method, url) => reply("not_found", `there is no route ${method} ${url.split("?")[0]}`),
+  notFound: (method, path) => reply("not_found", `there is no route ${method} ${path}`),
   forbidden: (message, statusCode) => reply(statusCode === 401 ? "unauthorized" : "forbidden", message),
   fromError: (error) => (error instanceof ChainError ? reply(error.code, error.message) : undefined),
   internal: () => reply("internal_error", "the devchain failed to handle this request"),

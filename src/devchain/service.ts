@@ -12,7 +12,11 @@ import {
   OnChainEventType,
   SignerEventType,
 } from "../protocol/generated/onchain_event.js";
-import { OP_MAINNET_CHAIN_ID } from "../protocol/contracts.js";
+import {
+  KEY_TYPE_ED25519,
+  METADATA_TYPE_SIGNED_KEY_REQUEST,
+  OP_MAINNET_CHAIN_ID,
+} from "../protocol/contracts.js";
 import { toProtocolTime } from "../protocol/time.js";
 import { type Database, serializedTransaction } from "../storage/index.js";
 import { BlockWatcher } from "./blockWatcher.js";
@@ -62,8 +66,6 @@ export interface MinedTransaction {
 }
 
 /** The KeyRegistry's key type 1 (Ed25519) with validator type 1 (signed key request) is the only pair deployed. */
-export const KEY_TYPE_ED25519 = 1;
-export const METADATA_TYPE_SIGNED_KEY_REQUEST = 1;
 export const MAX_UNITS_PER_RENT = 1000;
 const ID_AND_KEY_REGISTRY_VERSION = 2;
 const STORAGE_REGISTRY_VERSION = 0;

@@ -12,7 +12,8 @@ export interface ErrorReply {
 export interface ErrorShape {
   /** Input that failed schema validation or could not be parsed (malformed JSON, bad content type, oversize). */
   badRequest(message: string, statusCode: number): ErrorReply;
-  notFound(method: string, url: string): ErrorReply;
+  /** `path` is the request target without its query string. */
+  notFound(method: string, path: string): ErrorReply;
   /** An operator write without the admin token (or, with none configured, from a non-loopback address). */
   forbidden(message: string, statusCode: 401 | 403): ErrorReply;
   /** The API's own typed errors; undefined for anything else. */

@@ -81,7 +81,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendShaped(reply, options.errors.notFound(request.method, request.url)),
+    sendShaped(reply, options.errors.notFound(request.method, request.url.split("?")[0]!)),
   );
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

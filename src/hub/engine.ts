@@ -61,7 +61,6 @@ function hex(bytes: Uint8Array): string {
   return "0x" + Buffer.from(bytes).toString("hex");
 }
 
-const utf8 = new TextDecoder();
 const utf8Encoder = new TextEncoder();
 
 function isAccountError(error: HubError | undefined): boolean {
@@ -390,8 +389,5 @@ async function nameServiceProofError(
     MessageType.VERIFICATION_ADD_ETH_ADDRESS,
   );
   if (verified !== undefined) return undefined;
-  return new HubError(
-    "bad_request.validation_failure",
-    `name-service name ${utf8.decode(proof.name)} does not belong to fid: ${data.fid}`,
-  );
+  return new HubError("bad_request.validation_failure", `ens name does not belong to fid: ${data.fid}`);
 }

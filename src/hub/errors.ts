@@ -42,10 +42,10 @@ export const hubErrors: ErrorShape = {
       statusCode === 400 ? "bad_request.validation_failure" : "bad_request.parse_failure";
     return { statusCode, body: new HubError(code, message).toJSON() };
   },
-  notFound(method, url) {
+  notFound(method, path) {
     return {
       statusCode: 404,
-      body: new HubError("not_found", `route ${method} ${url.split("?")[0]} not found`).toJSON(),
+      body: new HubError("not_found", `route ${method} ${path} not found`).toJSON(),
     };
   },
   forbidden(message, statusCode) {

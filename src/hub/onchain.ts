@@ -11,6 +11,7 @@ import {
   OnChainEventType,
   SignerEventType,
 } from "../protocol/generated/onchain_event.js";
+import { KEY_TYPE_ED25519 } from "../protocol/contracts.js";
 import { HubError } from "../protocol/errors.js";
 import { toHexJson } from "../protocol/json/bytes.js";
 import type { MergeContext } from "./context.js";
@@ -26,8 +27,6 @@ const SUPPORTED = new Set<number>([
   OnChainEventType.EVENT_TYPE_ID_REGISTER,
   OnChainEventType.EVENT_TYPE_STORAGE_RENT,
 ]);
-
-const ED25519_KEY_TYPE = 1;
 
 function isNewer(
   a: { block_number: number; log_index: number },
@@ -187,7 +186,7 @@ export async function activeSigners(db: MergeContext["trx"], fids: readonly numb
     .select(["fid", "key"])
     .where("fid", "in", [...fids])
     .where("event_type", "=", SignerEventType.ADD)
-    .where("key_type", "=", ED25519_KEY_TYPE)
+    .where("key_type", "=", KEY_TYPE_ED25519)
     .execute();
   return new Set(rows.map((row) => signerId(row.fid, row.key)));
 }
@@ -204,7 +203,7 @@ export async function isActiveSigner(
     .where("fid", "=", fid)
     .where("key", "=", key)
     .executeTakeFirst();
-  return row !== undefined && row.event_type === SignerEventType.ADD && row.key_type === ED25519_KEY_TYPE;
+  return row !== undefined && row.event_type === SignerEventType.ADD && row.key_type === KEY_TYPE_ED25519;
 }
 
 const NEXT_BLOCK = "chain:next_block";

@@ -4,11 +4,12 @@
  * `workers: 0` validates on the calling thread.
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { HubError, isHubErrorCode, type HubErrorCode } from "../protocol/errors.js";
 import { decodeMessage } from "../protocol/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { validateMessage } from "../protocol/validation/index.js";
+import { siblingModule, spawnWorker } from "../workers.js";
 
 export interface VerifyRequest {
   id: number;
@@ -105,14 +106,8 @@ function inlineVerifier(profile: NamingProfile): Verifier {
 }
 
 function spawn(profile: NamingProfile): Worker {
-  const workerData = { profile: profile.name };
-  // Under tsx (tests, bench) the worker is TypeScript and needs the loader registered first.
-  if (import.meta.url.endsWith(".ts")) {
-    const url = new URL("./verifyWorker.ts", import.meta.url).href;
-    const boot = `import("tsx/esm/api").then((tsx) => { tsx.register(); return import(${JSON.stringify(url)}); });`;
-    return new Worker(boot, { eval: true, workerData });
-  }
-  return new Worker(new URL("./verifyWorker.js", import.meta.url), { workerData });
+  // The validation code imports viem (EIP-712 claims).
+  return spawnWorker(siblingModule(import.meta.url, "verifyWorker"), { profile: profile.name }, ["viem"]);
 }
 
 interface Waiting {

@@ -45,18 +45,10 @@ function writeLinkCompactStateBody(body: LinkCompactStateBody, writer: BinaryWri
   writer.join();
 }
 
-function writeKeyAddBody(body: KeyAddBody, writer: BinaryWriter): void {
-  // Encode canonically, then append the always-present packed `scopes` field when it was empty.
-  KeyAddBody.encode(body, writer);
-  if (body.scopes.length === 0) writer.uint32(74).fork().join();
-}
-
 function hasEmptyPackedField(data: MessageData): boolean {
   const cast = data.castAddBody;
   if (cast !== undefined && (cast.mentions.length === 0 || cast.mentionsPositions.length === 0)) return true;
-  if (data.linkCompactStateBody !== undefined && data.linkCompactStateBody.targetFids.length === 0)
-    return true;
-  return data.keyAddBody !== undefined && data.keyAddBody.scopes.length === 0;
+  return data.linkCompactStateBody !== undefined && data.linkCompactStateBody.targetFids.length === 0;
 }
 
 /** The canonical encoding (empty repeated fields omitted), as the successor node computes it. */
@@ -103,11 +95,7 @@ export function encodeMessageData(data: MessageData): Uint8Array {
   if (data.lendStorageBody !== undefined) {
     LendStorageBody.encode(data.lendStorageBody, writer.uint32(146).fork()).join();
   }
-  if (data.keyAddBody !== undefined) {
-    writer.uint32(154).fork();
-    writeKeyAddBody(data.keyAddBody, writer);
-    writer.join();
-  }
+  if (data.keyAddBody !== undefined) KeyAddBody.encode(data.keyAddBody, writer.uint32(154).fork()).join();
   if (data.keyRemoveBody !== undefined)
     KeyRemoveBody.encode(data.keyRemoveBody, writer.uint32(162).fork()).join();
   return writer.finish();

@@ -104,7 +104,3 @@ export class HubError extends Error {
     };
   }
 }
-
-export function isHubError(value: unknown): value is HubError {
-  return value instanceof HubError;
-}

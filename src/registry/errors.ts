@@ -39,7 +39,7 @@ const reply = (statusCode: number, error: string): ErrorReply => ({ statusCode, 
 /** The registry's error body: `{"error": "<sentence>"}`, plus `code` for validation failures. */
 export const registryErrors: ErrorShape = {
   badRequest: (message, statusCode) => reply(statusCode, message),
-  notFound: (method, url) => reply(404, `There is no route ${method} ${url.split("?")[0]}`),
+  notFound: (method, path) => reply(404, `There is no route ${method} ${path}`),
   forbidden: (message, statusCode) => reply(statusCode, message),
   fromError(error) {
     if (error instanceof ValidationFailure) {

@@ -1,12 +1,5 @@
 import type { NamingProfile } from "../protocol/naming.js";
 
-/** The protocol's fname rule: 1–16 of a-z, 0-9 and "-", not starting with "-". */
-const FNAME = /^[a-z0-9][a-z0-9-]{0,15}$/;
-
-export function isValidFname(name: string): boolean {
-  return FNAME.test(name);
-}
-
 /** A request's timestamp may be this far from the server's clock, either way. */
 export const TIMESTAMP_TOLERANCE_SECONDS = 600;
 

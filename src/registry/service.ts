@@ -4,7 +4,8 @@ import type { Database } from "../storage/index.js";
 import { RegistryError, ValidationFailure } from "./errors.js";
 import { TRANSFER_PAGE_SIZE, type Transfer, type TransferFeed } from "./feed.js";
 import { GroupCommit } from "./groupCommit.js";
-import { THROTTLE_SECONDS, TIMESTAMP_TOLERANCE_SECONDS, isValidFname } from "./rules.js";
+import { isValidFname } from "../protocol/validation/names.js";
+import { THROTTLE_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from "./rules.js";
 import type { ClaimSigner } from "./signatures.js";
 import * as store from "./store.js";
 import type { TransferFilter } from "./store.js";
@@ -169,7 +170,8 @@ export class RegistryService implements TransferFeed {
         throw new ValidationFailure("INVALID_TIMESTAMP");
       }
       const holder = latest && latest.to !== 0 ? latest.to : undefined;
-      // A registration of a held name fails here too: the holder is never fid 0.
+      // "Before registering, the name must not already be registered" (SPEC A): a registration of a
+      // held name fails here, since the holder is never fid 0.
       if (holder !== undefined && holder !== request.from) throw new ValidationFailure("USERNAME_TAKEN");
       // SPEC A's state table: only the holder moves a name, so a burned name cannot be moved from a fid.
       if (request.from !== 0 && holder === undefined) throw new ValidationFailure("USERNAME_NOT_FOUND");
@@ -198,7 +200,8 @@ export class RegistryService implements TransferFeed {
     requester: number | undefined,
     owner: Address,
   ): Promise<Address> {
-    // Users register (from 0) or unregister (to 0); a fid-to-fid move has no acting user fid.
+    // SPEC A: the request's fid "must equal from or to" (Errors 2). Users register (from 0) or
+    // unregister (to 0); a fid-to-fid move has no acting user fid.
     const acting = request.from === 0 ? request.to : request.to === 0 ? request.from : -1;
     if (requester !== undefined && requester !== acting) throw new ValidationFailure("UNAUTHORIZED");
     let custodyFid: number | undefined;

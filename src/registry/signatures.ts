@@ -1,9 +1,10 @@
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { UsernameProofClaim } from "../protocol/eip712/usernameProof.js";
 import type { NamingProfile } from "../protocol/naming.js";
+import { siblingModule, spawnWorker } from "../workers.js";
 
 /** What every thread of the pool needs to know; the private key never leaves the process. */
 export interface SignerSetup {
@@ -41,18 +42,7 @@ interface Thread {
 }
 
 function spawn(setup: SignerSetup): Worker {
-  const source = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-  const url = new URL(`./signatureWorker${source}`, import.meta.url);
-  if (source === ".js") return new Worker(url, { workerData: setup });
-  // Run from the TypeScript sources (tests, bench), a worker needs the loader the main thread was
-  // started with: Node 20 does not hand `--import` hooks down to worker threads. viem is imported
-  // first, straight from Node, because through the loader its hundreds of modules take seconds.
-  const preload = JSON.stringify(["viem", "viem/accounts"].map((name) => import.meta.resolve(name)));
-  const loader = JSON.stringify(import.meta.resolve("tsx/esm/api"));
-  const code = `Promise.all(${preload}.map((url) => import(url)))
-    .then(() => import(${loader}))
-    .then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(code, { eval: true, workerData: setup });
+  return spawnWorker(siblingModule(import.meta.url, "signatureWorker"), setup, ["viem", "viem/accounts"]);
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
 import type { Transfer } from "./feed.js";
+import { compiledOnce, runCompiled } from "../storage/index.js";
 import type { RegistryTables } from "./tables.js";
 
 type Db = Kysely<RegistryTables>;
@@ -64,30 +65,50 @@ function toTransfer(row: Row): Transfer {
   };
 }
 
+/** The hot read of GET /transfers: compiled once per combination of filters (see storage/compiled.ts). */
 export async function listTransfers(db: Db, filter: TransferFilter, limit: number): Promise<Transfer[]> {
-  let query = db.selectFrom("registry_transfers").select(COLUMNS);
-  if (filter.afterId !== undefined) query = query.where("id", ">", filter.afterId);
-  if (filter.afterTimestamp !== undefined) query = query.where("timestamp", ">", filter.afterTimestamp);
-  if (filter.name !== undefined) query = query.where("username", "=", filter.name);
-  const fid = filter.fid;
-  if (fid !== undefined) query = query.where((w) => w.or([w("from_fid", "=", fid), w("to_fid", "=", fid)]));
-  query =
-    filter.afterTimestamp !== undefined ? query.orderBy("timestamp").orderBy("id") : query.orderBy("id");
-  const rows = await query.limit(limit).execute();
+  const { afterId, afterTimestamp, name, fid } = filter;
+  const parameters: unknown[] = [];
+  if (afterId !== undefined) parameters.push(afterId);
+  if (afterTimestamp !== undefined) parameters.push(afterTimestamp);
+  if (name !== undefined) parameters.push(name);
+  if (fid !== undefined) parameters.push(fid, fid);
+  parameters.push(limit);
+  const shape = ["registry.transfers", afterId, afterTimestamp, name, fid]
+    .map((v) => (v === undefined ? "" : "?"))
+    .join("|");
+  const rows = await runCompiled(
+    db,
+    shape,
+    () => {
+      let query = db.selectFrom("registry_transfers").select(COLUMNS);
+      if (afterId !== undefined) query = query.where("id", ">", afterId);
+      if (afterTimestamp !== undefined) query = query.where("timestamp", ">", afterTimestamp);
+      if (name !== undefined) query = query.where("username", "=", name);
+      if (fid !== undefined)
+        query = query.where((w) => w.or([w("from_fid", "=", fid), w("to_fid", "=", fid)]));
+      query = afterTimestamp !== undefined ? query.orderBy("timestamp").orderBy("id") : query.orderBy("id");
+      return query.limit(limit);
+    },
+    parameters,
+  );
   return rows.map(toTransfer);
 }
 
 /** The name's newest transfer. Timestamps never decrease per name, so the highest id is also the latest in time. */
 export async function latestOfName(db: Db, name: string): Promise<Transfer | undefined> {
-  const row = await db
-    .selectFrom("registry_transfers")
-    .select(COLUMNS)
-    .where("username", "=", name)
-    .orderBy("id", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const [row] = await latestOfNameQuery(db, [name, 1]);
   return row && toTransfer(row);
 }
+
+const latestOfNameQuery = compiledOnce<RegistryTables, Row>("registry.latestOfName", (db, [name, limit]) =>
+  db
+    .selectFrom("registry_transfers")
+    .select(COLUMNS)
+    .where("username", "=", name as string)
+    .orderBy("id", "desc")
+    .limit(limit as number),
+);
 
 /** The newest transfer of all, by timestamp (the reference's "latest"), then id. */
 export async function latestOverall(db: Db): Promise<Transfer | undefined> {
@@ -102,9 +123,16 @@ export async function latestOverall(db: Db): Promise<Transfer | undefined> {
 }
 
 export async function nameOfFid(db: Db, fid: number): Promise<string | undefined> {
-  const row = await db.selectFrom("registry_names").select("name").where("fid", "=", fid).executeTakeFirst();
+  const [row] = await nameOfFidQuery(db, [fid]);
   return row?.name;
 }
+
+const nameOfFidQuery = compiledOnce<RegistryTables, { name: string }>("registry.nameOfFid", (db, [fid]) =>
+  db
+    .selectFrom("registry_names")
+    .select("name")
+    .where("fid", "=", fid as number),
+);
 
 /**
  * Appends the transfer and moves the name in `registry_names` (insert on registration, delete on

@@ -80,7 +80,10 @@ for (const engine of await testEngines()) {
       assert.equal(metadata.requestFid, 1n);
       assert.equal(metadata.requestSigner, details.custodyAddress);
       const now = BigInt(Math.floor(Date.now() / 1000));
-      assert.ok(metadata.deadline > now + 3500n && metadata.deadline <= now + 3600n);
+      assert.ok(
+        metadata.deadline > now + 86_300n && metadata.deadline <= now + 86_400n,
+        "valid for the recommended 24 hours",
+      );
       const request = { requestFid: metadata.requestFid, key: signer.key, deadline: metadata.deadline };
       assert.equal(
         await verifySignedKeyRequest(NEUTRAL, request, metadata.signature, details.custodyAddress),

@@ -207,7 +207,7 @@ for (const engine of await testEngines()) {
       );
       const refused = await post(stack, "/v1/submitMessage", encode(foreign));
       assert.equal(refused.status, 400);
-      assert.equal(refused.body.details, `name-service name eve.eth does not belong to fid: ${bob.fid}`);
+      assert.equal(refused.body.details, `ens name does not belong to fid: ${bob.fid}`);
     });
   });
 }

@@ -13,7 +13,6 @@ import {
   renderOnChainEvent,
   renderUserNameProof,
   writeMessageJson,
-  writeMessagesPageJson,
 } from "../../src/protocol/json/index.js";
 import { NEUTRAL, REFERENCE, type NamingProfile } from "../../src/protocol/naming.js";
 import { referenceHubJson } from "./support/referenceJson.js";
@@ -207,17 +206,4 @@ test("parsing accepts either profile's spellings and rejects garbage", () => {
     storageRentEventBody: { payer: "0x" + "22".repeat(20), units: 1, expiry: 5 },
   });
   assert.equal(rent.storageRentEventBody?.payer.length, 20);
-});
-
-test("pages are written as the hub's list endpoints return them", async () => {
-  const messages = [
-    (await ref.Factories.CastAddMessage.create()) as ref.Message,
-    (await ref.Factories.ReactionAddMessage.create()) as ref.Message,
-  ].map((m) => Message.decode(ref.Message.encode(m).finish()));
-  const page = JSON.parse(writeMessagesPageJson(messages, "", NEUTRAL)) as unknown;
-  assert.deepEqual(page, {
-    messages: messages.map((m) => JSON.parse(JSON.stringify(renderMessage(m, NEUTRAL))) as unknown),
-    nextPageToken: "",
-  });
-  assert.equal(writeMessagesPageJson([], "abc=", NEUTRAL), '{"messages":[],"nextPageToken":"abc="}');
 });

@@ -37,6 +37,7 @@ export function keyGatewayAddTypedData(
 ): TypedDataDefinition<typeof KEY_GATEWAY_ADD_TYPES, "Add"> {
   return {
     domain: {
+      // "Service KeyGateway" in the neutral profile.
       name: domainName(profile, "KeyGateway"),
       version: "1",
       chainId: OP_MAINNET_CHAIN_ID,

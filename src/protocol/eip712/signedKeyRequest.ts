@@ -23,6 +23,10 @@ export interface ValidatorOptions {
   verifyingContract?: Address;
 }
 
+/** SPEC Limits: "Recommended signed-key-request signature validity": 86400 seconds (24 hours). */
+export const RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS = 86_400;
+
+/** Domain "Service SignedKeyRequestValidator" in the neutral profile (SPEC Authentication 4). */
 export function signedKeyRequestTypedData(
   profile: NamingProfile,
   request: SignedKeyRequest,

@@ -31,6 +31,7 @@ export function verificationClaimTypedData(
 ): TypedDataDefinition<typeof VERIFICATION_CLAIM_TYPES, "VerificationClaim"> {
   return {
     domain: {
+      // "{BRAND} Verify Ethereum Address" (protocol-rules §2.3): "Service Verify Ethereum Address" neutrally.
       name: domainName(profile, "Verify Ethereum Address"),
       version: "2.0.0",
       salt: VERIFICATION_CLAIM_SALT,

@@ -2,7 +2,7 @@
  * Byte encodings of the reference hub's JSON: it renders bytes as base64, then rewrites some keys to
  * 0x-hex (keeping "" for empty values) or base58. Buffer views avoid copying the bytes.
  */
-import { base58ToBytes, bytesToBase58 } from "../base58.js";
+import { bytesToBase58 } from "../base58.js";
 import { HubError } from "../errors.js";
 
 function view(bytes: Uint8Array): Buffer {
@@ -58,13 +58,6 @@ export function fromBase64Json(value: unknown, field: string): Uint8Array {
 export function fromHexOrBase64Json(value: unknown, field: string): Uint8Array {
   if (typeof value === "string" && value.startsWith("0x")) return fromHexJson(value, field);
   return fromBase64Json(value, field);
-}
-
-export function fromBase58Json(value: unknown, field: string): Uint8Array {
-  if (value === undefined || value === null || value === "") return new Uint8Array(0);
-  const bytes = typeof value === "string" ? base58ToBytes(value) : undefined;
-  if (bytes === undefined) throw bad(field, "base58");
-  return bytes;
 }
 
 export function fromUtf8Json(value: unknown, field: string): Uint8Array {

@@ -142,10 +142,6 @@ export function enumValue(candidates: readonly Names[], value: unknown): number 
   return /^\d+$/.test(value) ? Number(value) : undefined;
 }
 
-export function allNetworkNames(): Names[] {
-  return PROFILES.map((p) => profileNames(p).network);
-}
-
 export function allUserNameTypeNames(): Names[] {
   return PROFILES.map((p) => profileNames(p).userNameType);
 }

@@ -5,4 +5,4 @@ export * from "./renderHubEvent.js";
 export { parseOnChainEvent } from "./parseOnChainEvent.js";
 export { parseUserNameProof } from "./parseUserNameProof.js";
 export { toBase58Json, toBase64Json, toHexJson, toUtf8Json } from "./bytes.js";
-export { writeMessageJson, writeMessagesPageJson } from "./writeMessage.js";
+export { writeMessageJson } from "./writeMessage.js";

@@ -174,15 +174,3 @@ export function writeMessageJson(message: Message, profile: NamingProfile): stri
   if (message.dataBytes !== undefined) out += ',"dataBytes":' + raw(toBase64Json(message.dataBytes));
   return out + "}";
 }
-
-/** A page as the hub's list endpoints return it. */
-export function writeMessagesPageJson(
-  messages: readonly Message[],
-  nextPageToken: string,
-  profile: NamingProfile,
-): string {
-  let out = '{"messages":[';
-  for (let i = 0; i < messages.length; i++)
-    out += (i === 0 ? "" : ",") + writeMessageJson(messages[i]!, profile);
-  return out + '],"nextPageToken":' + str(nextPageToken) + "}";
-}

@@ -2,7 +2,12 @@ import { normalize } from "viem/ens";
 import type { HubError } from "../errors.js";
 import { invalid } from "./errors.js";
 
+/** The protocol's fname rule: 1–16 of a-z, 0-9 and "-", not starting with "-". */
 const FNAME = /^[a-z0-9][a-z0-9-]{0,15}$/;
+
+export function isValidFname(name: string): boolean {
+  return FNAME.test(name);
+}
 
 export function validateFname(fname: string): HubError | undefined {
   if (fname.length === 0) return invalid("fname is missing");

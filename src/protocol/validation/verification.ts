@@ -1,14 +1,13 @@
-import { bytesToHex, hashTypedData, recoverAddress } from "viem";
+import { bytesToHex } from "viem";
 import { bytesToBase58 } from "../base58.js";
 import { verifyEd25519 } from "../ed25519.js";
-import { verificationClaimTypedData } from "../eip712/verificationClaim.js";
+import { verifyVerificationClaim } from "../eip712/verificationClaim.js";
 import type { HubError } from "../errors.js";
 import {
   Protocol,
   type VerificationAddAddressBody,
   type VerificationRemoveBody,
 } from "../generated/message.js";
-import { profilesFrom } from "../eip712/verify.js";
 import type { NamingProfile } from "../naming.js";
 import { invalid, invalidParam } from "./errors.js";
 
@@ -41,28 +40,16 @@ async function verifyEthClaim(
   body: VerificationAddAddressBody,
   context: VerificationContext,
 ): Promise<HubError | ClaimMatch> {
-  const address = bytesToHex(body.address);
+  // r‖s‖v only: the reference library and the successor node both reject compact 64-byte forms.
+  if (body.claimSignature.length !== 65) return invalid("invalid claimSignature");
   const claim = {
     fid: BigInt(context.fid),
-    address,
+    address: bytesToHex(body.address),
     blockHash: bytesToHex(body.blockHash),
     network: context.network,
   };
-  const signature = bytesToHex(body.claimSignature);
-  // r‖s‖v only: the reference library and the successor node both reject compact 64-byte forms.
-  if (body.claimSignature.length !== 65) return invalid("invalid claimSignature");
-  for (const profile of profilesFrom(context.profile)) {
-    try {
-      const signer = await recoverAddress({
-        hash: hashTypedData(verificationClaimTypedData(profile, claim)),
-        signature,
-      });
-      if (signer.toLowerCase() === address) return { profile };
-    } catch {
-      // Unrecoverable signature bytes: same verdict as a wrong signer.
-    }
-  }
-  return invalid("invalid claimSignature");
+  const profile = await verifyVerificationClaim(context.profile, claim, body.claimSignature);
+  return profile === undefined ? invalid("invalid claimSignature") : { profile };
 }
 
 /** Synchronous part of the checks; returns "eth-claim" when only the EIP-712 recovery remains. */
