@@ -4,27 +4,41 @@ import type { ClientApiStore } from "./store.js";
 const MAX_CACHED = 10_000;
 
 /**
- * Rendered channels kept in memory for list pages that show many channels. One point read of the
+ * Rendered channels kept in memory for the reads that show many channels (all-channels, a user's
+ * followed channels). One point read of the
  * channels version per use tells whether any channel row changed since (in any process sharing the
  * database); if so the cache starts over, so answers are never staler than that read.
  */
 export class ChannelCache {
   private version = -1;
   private readonly channels = new Map<string, ChannelJson>();
+  private everyChannel: ChannelJson[] | undefined;
 
   constructor(private readonly store: ClientApiStore) {}
 
+  /** Every channel, in the store's order. */
+  async all(): Promise<ChannelJson[]> {
+    await this.refresh();
+    this.everyChannel ??= (await this.store.listChannels()).map(renderChannel);
+    return this.everyChannel;
+  }
+
   async get(ids: string[]): Promise<Map<string, ChannelJson>> {
-    const version = await this.store.channelsVersion();
-    if (version !== this.version || this.channels.size > MAX_CACHED) {
-      this.channels.clear();
-      this.version = version;
-    }
+    await this.refresh();
     const missing = [...new Set(ids.filter((id) => !this.channels.has(id)))];
     if (missing.length > 0) {
       for (const row of await this.store.channelsByIds(missing))
         this.channels.set(row.id, renderChannel(row));
     }
     return this.channels;
+  }
+
+  private async refresh(): Promise<void> {
+    const version = await this.store.channelsVersion();
+    if (version !== this.version || this.channels.size > MAX_CACHED) {
+      this.channels.clear();
+      this.everyChannel = undefined;
+      this.version = version;
+    }
   }
 }

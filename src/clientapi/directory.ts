@@ -85,8 +85,8 @@ export class Directory {
 
   // Reads
 
-  async allChannels(): Promise<ChannelJson[]> {
-    return (await this.store.listChannels()).map(renderChannel);
+  allChannels(): Promise<ChannelJson[]> {
+    return this.channelCache.all();
   }
 
   async channel(channelId: string): Promise<ChannelJson> {

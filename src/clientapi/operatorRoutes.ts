@@ -5,34 +5,27 @@ import { clientApiErrors } from "./errors.js";
 import * as s from "./schemas.js";
 import type { ClientApiService } from "./service.js";
 
-const object = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
 const text = (maxLength: number) => ({ type: "string", minLength: 1, maxLength });
 const url = text(2048);
 const fidList = { type: "array", items: s.fid, maxItems: 1000 };
-const count = { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER };
 
 const optionalChannelFields = {
   description: nullable(text(1024)),
   descriptionMentions: nullable(fidList),
-  descriptionMentionsPositions: nullable({ type: "array", items: count, maxItems: 1000 }),
+  descriptionMentionsPositions: nullable({ type: "array", items: s.count, maxItems: 1000 }),
   headerImageUrl: nullable(url),
   leadFid: nullable(s.fid),
   moderatorFid: nullable(s.fid),
   moderatorFids: nullable(fidList),
-  memberCount: nullable(count),
+  memberCount: nullable(s.count),
   pinnedCastHash: nullable(text(42)),
   publicCasting: nullable({ type: "boolean" }),
-  externalLink: nullable(object({ title: text(100), url }, ["title", "url"])),
+  externalLink: nullable(s.object({ title: text(100), url }, ["title", "url"])),
 };
 const requiredChannelFields = { url, name: text(64), imageUrl: url };
 
-const params = (properties: Record<string, unknown>) => object(properties, Object.keys(properties));
+const params = (properties: Record<string, unknown>) => s.object(properties, Object.keys(properties));
 const channelParams = params({ channelId: s.channelId });
 const followParams = params({ channelId: s.channelId, fid: s.fid });
 const blockParams = params({ blockerFid: s.fid, blockedFid: s.fid });
@@ -77,14 +70,14 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
     app.addHook("onRequest", operatorGuard(adminToken, clientApiErrors));
     // No operator route takes query parameters, so any sent are a mistake worth a 400.
     app.addHook("onRoute", (route) => {
-      route.schema = { querystring: object({}), ...route.schema };
+      route.schema = { querystring: s.object({}), ...route.schema };
     });
 
     app.post<{ Body: NewChannel }>(
       "/v1/admin/channels",
       {
         schema: {
-          body: object(
+          body: s.object(
             { id: s.channelId, ...requiredChannelFields, ...optionalChannelFields, createdAt: s.unixSeconds },
             ["id", ...Object.keys(requiredChannelFields)],
           ),
@@ -100,7 +93,7 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
       {
         schema: {
           params: channelParams,
-          body: { ...object({ ...requiredChannelFields, ...optionalChannelFields }), minProperties: 1 },
+          body: { ...s.object({ ...requiredChannelFields, ...optionalChannelFields }), minProperties: 1 },
           response: channelReply,
         },
       },
@@ -115,7 +108,11 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
     app.put<Params<{ channelId: string; fid: number }> & { Body: { followedAt?: number } | undefined }>(
       "/v1/admin/channels/:channelId/followers/:fid",
       {
-        schema: { params: followParams, body: object({ followedAt: s.unixSeconds }), response: followReply },
+        schema: {
+          params: followParams,
+          body: s.object({ followedAt: s.unixSeconds }),
+          response: followReply,
+        },
       },
       async (request) => ({
         result: await directory.follow(
@@ -139,7 +136,7 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
       {
         schema: {
           params: blockParams,
-          body: object({ createdAt: s.unixSeconds }),
+          body: s.object({ createdAt: s.unixSeconds }),
           response: s.envelope(s.result({ blockedUser: s.blockedUser })),
         },
       },
@@ -172,7 +169,7 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
       "/v1/admin/actions",
       {
         schema: {
-          body: object(
+          body: s.object(
             {
               type: { type: "string", enum: ["cast", "composer"] },
               name: text(30),
@@ -213,7 +210,7 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
       {
         schema: {
           params: actionParams,
-          body: object({ rank: { type: "integer", minimum: 1, maximum: 1_000_000 } }),
+          body: s.object({ rank: { type: "integer", minimum: 1, maximum: 1_000_000 } }),
           response: actionReply,
         },
       },
@@ -237,7 +234,7 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
       {
         schema: {
           params: fidParams,
-          body: object({ badge: { type: "string", enum: ["grant", "revoke"] } }, ["badge"]),
+          body: s.object({ badge: { type: "string", enum: ["grant", "revoke"] } }, ["badge"]),
           response: badgeStateReply,
         },
       },
@@ -272,7 +269,11 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
     app.put<Params<{ fid: number }> & { Body: { credits: number } }>(
       "/v1/admin/sponsors/:fid",
       {
-        schema: { params: fidParams, body: object({ credits: count }, ["credits"]), response: sponsorReply },
+        schema: {
+          params: fidParams,
+          body: s.object({ credits: s.count }, ["credits"]),
+          response: sponsorReply,
+        },
       },
       async (request) => ({
         result: { sponsor: await directory.setSponsorCredits(request.params.fid, request.body.credits) },

@@ -1,13 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { Page } from "./paging.js";
+import type { Page, PageQuery } from "./paging.js";
 import * as s from "./schemas.js";
 import type { ClientApiService } from "./service.js";
 import type { Approval, NewKeyRequest } from "./keyRequests.js";
-
-interface Paged {
-  limit?: number;
-  cursor?: string;
-}
 
 function paged<T, R extends object>(page: Page<T>, result: (items: T[]) => R) {
   return page.next === undefined
@@ -15,12 +10,7 @@ function paged<T, R extends object>(page: Page<T>, result: (items: T[]) => R) {
     : { result: result(page.items), next: { cursor: page.next } };
 }
 
-const query = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
+const query = s.object;
 
 const keyRequestBody = {
   type: "object",
@@ -73,7 +63,7 @@ export function publicRoutes(service: ClientApiService) {
       async (request) => ({ result: { channel: await directory.channel(request.query.channelId) } }),
     );
 
-    app.get<{ Querystring: Paged & { channelId: string } }>(
+    app.get<{ Querystring: PageQuery & { channelId: string } }>(
       "/v1/channel-followers",
       {
         schema: {
@@ -100,7 +90,7 @@ export function publicRoutes(service: ClientApiService) {
       },
     );
 
-    app.get<{ Querystring: Paged & { fid: number } }>(
+    app.get<{ Querystring: PageQuery & { fid: number } }>(
       "/v1/user-following-channels",
       {
         schema: {
@@ -140,7 +130,7 @@ export function publicRoutes(service: ClientApiService) {
       async () => ({ result: { fids: await powerBadges.holders() } }),
     );
 
-    app.get<{ Querystring: Paged & { list: "top" } }>(
+    app.get<{ Querystring: PageQuery & { list: "top" } }>(
       "/v2/discover-actions",
       {
         schema: {
@@ -154,7 +144,7 @@ export function publicRoutes(service: ClientApiService) {
       },
     );
 
-    app.get<{ Querystring: Paged & { list: "top" | "featured" } }>(
+    app.get<{ Querystring: PageQuery & { list: "top" | "featured" } }>(
       "/v2/discover-composer-actions",
       {
         schema: {
@@ -174,7 +164,7 @@ export function publicRoutes(service: ClientApiService) {
 
     // The reference documented /v1/blocked-users first and moved it to /fc/blocked-users later; both answer.
     for (const path of ["/v1/blocked-users", "/fc/blocked-users"]) {
-      app.get<{ Querystring: Paged & { blockerFid?: number } }>(
+      app.get<{ Querystring: PageQuery & { blockerFid?: number } }>(
         path,
         {
           schema: {

@@ -1,8 +1,17 @@
 /** JSON schemas shared by the public and operator routes (request validation and fast, exact output). */
 import { MAX_PAGE_SIZE } from "./paging.js";
 
+/** A closed object: only the listed properties. */
+export const object = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
+
 export const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
-export const unixSeconds = { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+export const count = { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
+export const unixSeconds = count;
 export const channelId = { type: "string", minLength: 1, maxLength: 64 } as const;
 
 export const paging = {
