@@ -261,15 +261,12 @@ export class KeyRequests {
     return this.render((await this.store.getKeyRequest(row.token))!);
   }
 
-  /** Moves every approved request whose key add was mined (or failed) on; for the background loop. */
+  /** Completes every approved request whose key add was mined; for the background loop. */
   async advanceApproved(): Promise<void> {
     for (const row of await this.store.keyRequestsIn("approved")) await this.advance(row);
   }
 
-  /**
-   * approved → completed once the key add is mined. A key add that failed on chain undoes the
-   * approval (the sponsor gets its credits back) so that the user can approve again.
-   */
+  /** approved → completed once the key add is mined. */
   private async advance(row: KeyRequestRow): Promise<void> {
     if (row.transaction_hash === null) return;
     let status: TransactionStatus | undefined;
@@ -279,28 +276,11 @@ export class KeyRequests {
       this.options.logger.warn({ err: error, token: row.token }, "could not read a key add transaction");
       return;
     }
-    if (status === undefined || status.status === "pending") return;
+    if (status?.status !== "mined") return;
     const now = this.options.nowSeconds();
-    await this.store.transaction(`api:key-request:${row.token}`, async (trx) => {
-      if (status.status === "mined") {
-        await this.store.moveKeyRequest(trx, row.token, "approved", { state: "completed", updated_at: now });
-        return;
-      }
-      const reverted = await this.store.moveKeyRequest(trx, row.token, "approved", {
-        state: "pending",
-        user_fid: null,
-        transaction_hash: null,
-        charged: 0,
-        updated_at: now,
-      });
-      if (reverted && row.sponsor_fid !== null && row.charged > 0)
-        await this.store.refundSponsor(trx, row.sponsor_fid, row.charged, now);
-      if (reverted)
-        this.options.logger.warn(
-          { token: row.token, transaction: row.transaction_hash, reason: status.error },
-          "key add failed on chain; the request is pending again",
-        );
-    });
+    await this.store.transaction(`api:key-request:${row.token}`, (trx) =>
+      this.store.moveKeyRequest(trx, row.token, "approved", { state: "completed", updated_at: now }),
+    );
   }
 
   private async chargeSponsor(trx: Executor, row: KeyRequestRow, now: number): Promise<number> {
@@ -315,9 +295,8 @@ export class KeyRequests {
   }
 
   private async submitKeyAdd(fid: number, row: KeyRequestRow): Promise<TransactionStatus> {
-    let status: TransactionStatus;
     try {
-      status = await this.options.chain.submitKeyAdd({
+      return await this.options.chain.submitKeyAdd({
         fid,
         key: row.key as Hex,
         keyType: KEY_TYPE_ED25519,
@@ -327,9 +306,6 @@ export class KeyRequests {
     } catch (error) {
       throw chainFailure(error, "the key add", this.options.logger);
     }
-    if (status.status === "failed")
-      throw conflict(`the chain refused the key add: ${status.error ?? "reverted"}`);
-    return status;
   }
 
   private add(row: KeyRequestRow, owner: Address, nonce: number, deadline: number) {

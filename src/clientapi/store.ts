@@ -431,14 +431,6 @@ export class ClientApiStore {
     return updated !== undefined;
   }
 
-  async refundSponsor(trx: Executor, fid: number, amount: number, at: number): Promise<void> {
-    await trx
-      .updateTable("api_sponsors")
-      .set((eb) => ({ credits: eb("credits", "+", amount), updated_at: at }))
-      .where("fid", "=", fid)
-      .execute();
-  }
-
   // Signed key requests
 
   async insertKeyRequest(

@@ -33,13 +33,14 @@ export interface KeyAddRequest {
   metadata?: Hex;
 }
 
-/** A transaction is pending until the next block is mined (at once with --block-time 0). */
+/**
+ * A transaction is pending until the next block is mined (at once with --block-time 0). It never
+ * fails once accepted: the devchain checks every rule of the contracts on submission.
+ */
 export interface TransactionStatus {
   transactionHash: Hex;
-  status: "pending" | "mined" | "failed";
+  status: "pending" | "mined";
   blockNumber?: number;
-  /** Why a transaction failed when it was mined (the devchain checks every rule on submission, so it never reports this). */
-  error?: string;
 }
 
 /** Reads and the one write the registry and client API need. Only mined state is visible. */

@@ -50,13 +50,12 @@ function toTransactionStatus(body: unknown, path: string): TransactionStatus {
   if (
     !isObject(body) ||
     !isHex(body.transactionHash) ||
-    (body.status !== "pending" && body.status !== "mined" && body.status !== "failed")
+    (body.status !== "pending" && body.status !== "mined")
   ) {
     throw garbled(path);
   }
   const status: TransactionStatus = { transactionHash: body.transactionHash, status: body.status };
   if (Number.isSafeInteger(body.blockNumber)) status.blockNumber = body.blockNumber as number;
-  if (typeof body.error === "string") status.error = body.error;
   return status;
 }
 
