@@ -23,7 +23,7 @@ import { loadStorage, requireStorage } from "./limits.js";
 import { activeSigners, isActiveSigner, signerId } from "./onchain.js";
 import { mergeMessage } from "./stores/crdt.js";
 import * as store from "./store.js";
-import { storeFor } from "./stores/index.js";
+import { storeTypeOf } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
 import type { HubTables } from "./tables.js";
 import { fidLock, nameLock } from "./locks.js";
@@ -96,7 +96,7 @@ export class Engine {
     if (stateError !== undefined) throw stateError;
     if (statelessError !== undefined) throw statelessError;
     const data = message.data!;
-    if (storeFor(data.type) !== undefined || data.type === MessageType.LINK_COMPACT_STATE) {
+    if (storeTypeOf(data.type) !== undefined) {
       requireStorage(await loadStorage(this.core.database.db, data.fid, this.core.now()));
     }
     return accepted;
@@ -131,12 +131,7 @@ export class Engine {
       if (error !== undefined) throw error;
     }
     const statelessError = await stateless;
-    if (
-      statelessError === undefined &&
-      !forValidation &&
-      storeFor(data.type) === undefined &&
-      data.type !== MessageType.LINK_COMPACT_STATE
-    ) {
+    if (statelessError === undefined && !forValidation && storeTypeOf(data.type) === undefined) {
       throw new HubError("bad_request.validation_failure", "invalid message type");
     }
     return {
@@ -230,7 +225,7 @@ export class Engine {
   async #mergeGroup(ctx: MergeContext, group: Waiting[]): Promise<(HubError | undefined)[]> {
     const datas = group.map((w) => w.prepared.accepted.message.data!);
     const fids = [...new Set(datas.map((d) => d.fid))];
-    const stores = [...new Set(datas.map((d) => storeFor(d.type)?.store ?? StoreType.LINKS))];
+    const stores = [...new Set(datas.flatMap((d) => storeTypeOf(d.type) ?? []))];
     const registered = new Set(
       (await ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids).execute()).map(
         (r) => r.fid,

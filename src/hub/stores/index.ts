@@ -1,4 +1,5 @@
-import type { MessageType } from "../../protocol/generated/message.js";
+import { MessageType } from "../../protocol/generated/message.js";
+import { StoreType } from "../keys.js";
 import { casts } from "./casts.js";
 import { links } from "./links.js";
 import { reactions } from "./reactions.js";
@@ -16,6 +17,14 @@ for (const spec of [casts, reactions, links, userData, verifications, usernamePr
 /** The store a message type is kept in; undefined for types that are never stored (frame actions). */
 export function storeFor(type: MessageType): StoreSpec | undefined {
   return BY_TYPE.get(type);
+}
+
+/**
+ * The store a message of this type is kept in, or undefined for types never stored (frame actions).
+ * Link compact states live in the links store without being one of its set members.
+ */
+export function storeTypeOf(type: MessageType): StoreType | undefined {
+  return type === MessageType.LINK_COMPACT_STATE ? StoreType.LINKS : BY_TYPE.get(type)?.store;
 }
 
 export { casts, links, reactions, userData, usernameProofs, verifications };
