@@ -3,6 +3,8 @@ import type { Database } from "./database.js";
 
 const RETRYABLE_POSTGRES_CODES = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 5;
+/** Waits between attempts to take SQLite's write lock, in ms: about two seconds in all. */
+const SQLITE_BEGIN_BACKOFF_MS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
 
 /**
  * Runs `work` in one transaction that is serialised against every other transaction holding the
@@ -19,7 +21,7 @@ export async function serializedTransaction<Tables, Result>(
 ): Promise<Result> {
   if (database.engine === "sqlite") {
     return database.db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection);
+      await beginImmediate(connection);
       try {
         const result = await work(connection);
         await sql`commit`.execute(connection);
@@ -44,6 +46,25 @@ export async function serializedTransaction<Tables, Result>(
       const code = (error as { code?: unknown }).code;
       if (attempt >= MAX_ATTEMPTS || typeof code !== "string" || !RETRYABLE_POSTGRES_CODES.has(code))
         throw error;
+    }
+  }
+}
+
+/**
+ * `BEGIN IMMEDIATE`, tried again after a pause when SQLite answers SQLITE_BUSY at once: the busy
+ * timeout covers a writer holding the lock, but in WAL mode SQLite skips the busy handler in some
+ * races with a checkpoint that rewinds the WAL, and then only a later attempt can succeed. Nothing
+ * has been done yet, so trying again is safe.
+ */
+async function beginImmediate<Tables>(connection: Kysely<Tables>): Promise<void> {
+  for (const pause of [...SQLITE_BEGIN_BACKOFF_MS, undefined]) {
+    try {
+      await sql`begin immediate`.execute(connection);
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (pause === undefined || typeof code !== "string" || !code.startsWith("SQLITE_BUSY")) throw error;
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
   }
 }

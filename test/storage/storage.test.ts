@@ -1,5 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import SQLite from "better-sqlite3";
 import { sql } from "kysely";
 import {
   type Database,
@@ -141,3 +145,33 @@ for (const engine of await testEngines()) {
     });
   });
 }
+
+describe("serializedTransaction on a SQLite file", () => {
+  it("tries the write lock again when SQLite answers busy at once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "castnet-busy-"));
+    const path = join(dir, "busy.sqlite");
+    const database = openDatabase<Tables>({ engine: "sqlite", path });
+    const other = new SQLite(path);
+    try {
+      await migrate(database, "demo", migrations);
+      // No busy handler: SQLite answers SQLITE_BUSY at once, as it does in its WAL races.
+      await sql`pragma busy_timeout = 0`.execute(database.db);
+      other.exec("begin immediate");
+      const released = new Promise((resolve) => setTimeout(resolve, 40)).then(() => other.exec("commit"));
+      await serializedTransaction(database, "k", async (trx) => {
+        await trx.insertInto("demo_counters").values({ name: "after-busy", value: 1 }).execute();
+      });
+      await released;
+      const row = await database.db
+        .selectFrom("demo_counters")
+        .select("value")
+        .where("name", "=", "after-busy")
+        .executeTakeFirst();
+      assert.equal(Number(row?.value), 1);
+    } finally {
+      other.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
