@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import type { HubEvent } from "../protocol/generated/hub_event.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import type { Engine } from "../storage/index.js";
+import { runCompiled, type Engine } from "../storage/index.js";
 import type { StoreType } from "./keys.js";
 import { loadStorage, loadStorages, type Storage } from "./limits.js";
 import type { HubTables } from "./tables.js";
@@ -72,13 +72,18 @@ export async function adjustCount(
 export async function flushCounts(ctx: MergeContext): Promise<void> {
   const dirty = [...ctx.counts.values()].filter((c) => c.dirty);
   if (dirty.length === 0) return;
-  await ctx.trx
-    .insertInto("hub_store_counts")
-    .values(dirty.map((c) => ({ fid: c.fid, store: c.store, count: c.count })))
-    .onConflict((oc) =>
-      oc.columns(["fid", "store"]).doUpdateSet((eb) => ({ count: eb.ref("excluded.count") })),
-    )
-    .execute();
+  await runCompiled(
+    ctx.trx,
+    `flushCounts:${dirty.length}`,
+    () =>
+      ctx.trx
+        .insertInto("hub_store_counts")
+        .values(dirty.map((c) => ({ fid: c.fid, store: c.store, count: c.count })))
+        .onConflict((oc) =>
+          oc.columns(["fid", "store"]).doUpdateSet((eb) => ({ count: eb.ref("excluded.count") })),
+        ),
+    dirty.flatMap((c) => [c.fid, c.store, c.count]),
+  );
   for (const c of dirty) c.dirty = false;
 }
 
@@ -100,11 +105,13 @@ export async function prefetch(
   const missing = fids.filter((fid) => !ctx.storage.has(fid));
   if (missing.length === 0) return;
   for (const [fid, storage] of await loadStorages(ctx.trx, missing, ctx.nowMs)) ctx.storage.set(fid, storage);
-  const rows = await ctx.trx
-    .selectFrom("hub_store_counts")
-    .select(["fid", "store", "count"])
-    .where("fid", "in", missing)
-    .execute();
+  const rows = await runCompiled(
+    ctx.trx,
+    `storeCounts:${missing.length}`,
+    () =>
+      ctx.trx.selectFrom("hub_store_counts").select(["fid", "store", "count"]).where("fid", "in", missing),
+    missing,
+  );
   for (const row of rows) {
     const { fid, count } = row;
     const store = row.store as StoreType;

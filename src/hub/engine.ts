@@ -6,6 +6,7 @@
  * result. A message is acknowledged only once its transaction has committed and is durable; the
  * next group commits while the disk catches up with the previous one.
  */
+import { runCompiled } from "../storage/index.js";
 import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { MessageType, UserDataType, type Message, type MessageData } from "../protocol/generated/message.js";
@@ -42,7 +43,7 @@ export interface EngineHooks {
 /** Largest group of merges committed in one transaction. */
 const MAX_GROUP = 256;
 /** Longest a group waits for messages still being checked. */
-const GATHER_MS = 4;
+const GATHER_MS = 2;
 
 /** A message ready for the merge queue, with the verdict of its stateless checks. */
 interface Prepared {
@@ -73,6 +74,8 @@ export class Engine {
   #closing = false;
   /** Messages between the start of `prepare` and their place in the queue. */
   #preparing = 0;
+  /** Ends the wait of `#gather`, if one is waiting. */
+  #gathered: (() => void) | undefined;
   /** Committed groups waiting for their commit to be durable before they are answered. */
   readonly #unanswered = new Set<Promise<void>>();
 
@@ -113,7 +116,8 @@ export class Engine {
     try {
       return await this.#prepare(bytes, forValidation);
     } finally {
-      this.#preparing--;
+      // A refused message never reaches the queue: the group need not wait for it.
+      if (--this.#preparing === 0) setImmediate(() => this.#gathered?.());
     }
   }
 
@@ -171,6 +175,7 @@ export class Engine {
   #enqueue(prepared: Prepared): Promise<HubError | undefined> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ prepared, resolve, reject });
+      if (this.#preparing === 0 || this.#queue.length >= MAX_GROUP) this.#gathered?.();
       // Started on the next turn of the event loop, so that everything that arrives in this turn
       // joins the group.
       this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
@@ -191,13 +196,20 @@ export class Engine {
   /**
    * Group commit: while messages are still being checked (their signatures in the verifier pool),
    * waits a little for them to join, since one commit (one fsync) for many messages costs about as
-   * much as one for a single message.
+   * much as one for a single message. The wait ends as soon as the last of them has joined (or been
+   * refused), the group is full or GATHER_MS has passed; it never polls, which would take the
+   * thread from the requests it waits for.
    */
   async #gather(): Promise<void> {
-    const started = performance.now();
-    while (this.#preparing > 0 && this.#queue.length < MAX_GROUP && performance.now() - started < GATHER_MS) {
-      await new Promise((resolve) => setImmediate(resolve));
-    }
+    if (this.#preparing === 0 || this.#queue.length >= MAX_GROUP) return;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(() => this.#gathered?.(), GATHER_MS);
+      this.#gathered = () => {
+        clearTimeout(timer);
+        this.#gathered = undefined;
+        resolve();
+      };
+    });
   }
 
   /** Commits a group; its messages are answered once the commit is durable. */
@@ -227,9 +239,14 @@ export class Engine {
     const fids = [...new Set(datas.map((d) => d.fid))];
     const stores = [...new Set(datas.flatMap((d) => storeTypeOf(d.type) ?? []))];
     const registered = new Set(
-      (await ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids).execute()).map(
-        (r) => r.fid,
-      ),
+      (
+        await runCompiled(
+          ctx.trx,
+          `registeredFids:${fids.length}`,
+          () => ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids),
+          fids,
+        )
+      ).map((r) => r.fid),
     );
     const active = await activeSigners(ctx.trx, fids);
     await prefetch(ctx, fids, stores);

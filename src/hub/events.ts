@@ -4,6 +4,7 @@
  * until commit: ids are unique, increasing and in commit order, even with several hub processes
  * on one database, so a reader paging by id never skips an event that commits later.
  */
+import { runCompiled } from "../storage/index.js";
 import { type Kysely, sql } from "kysely";
 import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import { HubEvent } from "../protocol/generated/hub_event.js";
@@ -99,10 +100,13 @@ export async function commitEvents(ctx: MergeContext): Promise<number> {
     event: encodeEvent(pending, first + i),
   }));
   for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-    await ctx.trx
-      .insertInto("hub_events")
-      .values(rows.slice(i, i + INSERT_CHUNK))
-      .execute();
+    const chunk = rows.slice(i, i + INSERT_CHUNK);
+    await runCompiled(
+      ctx.trx,
+      `insertEvents:${chunk.length}`,
+      () => ctx.trx.insertInto("hub_events").values(chunk),
+      chunk.flatMap((row) => [row.id, row.type, row.event]),
+    );
   }
   ctx.events.length = 0;
   return rows.length;

@@ -3,6 +3,7 @@
  * storage-rent event counts until it expires; a unit's cohort, and so its limits and lifetime,
  * come from the block time of the rent.
  */
+import { runCompiled } from "../storage/index.js";
 import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { OnChainEvent, OnChainEventType } from "../protocol/generated/onchain_event.js";
@@ -61,12 +62,17 @@ export async function loadStorages(
   fids: readonly number[],
   nowMs: number,
 ): Promise<Map<number, Storage>> {
-  const rows = await db
-    .selectFrom("hub_onchain_events")
-    .select(["fid", "event", "block_timestamp"])
-    .where("fid", "in", [...fids])
-    .where("type", "=", OnChainEventType.EVENT_TYPE_STORAGE_RENT)
-    .execute();
+  const rows = await runCompiled(
+    db,
+    `storageRents:${fids.length}`,
+    () =>
+      db
+        .selectFrom("hub_onchain_events")
+        .select(["fid", "event", "block_timestamp"])
+        .where("fid", "in", fids)
+        .where("type", "=", OnChainEventType.EVENT_TYPE_STORAGE_RENT),
+    [...fids, OnChainEventType.EVENT_TYPE_STORAGE_RENT],
+  );
   const rents = new Map<number, { units: number; blockTimestamp: number }[]>(fids.map((fid) => [fid, []]));
   for (const row of rows) {
     rents.get(row.fid)?.push({

@@ -3,6 +3,7 @@
  * decide which fids exist, signer events which Ed25519 keys may sign for them, rents how much they
  * may store. A removed signer takes every message it signed with it.
  */
+import { runCompiled } from "../storage/index.js";
 import type { OnChainEventSource } from "../devchain/client.js";
 import { HubEventType } from "../protocol/generated/hub_event.js";
 import {
@@ -181,13 +182,18 @@ export function signerId(fid: number, key: Uint8Array): string {
 
 /** The keys that may sign for each of `fids`, by `signerId`. */
 export async function activeSigners(db: MergeContext["trx"], fids: readonly number[]): Promise<Set<string>> {
-  const rows = await db
-    .selectFrom("hub_signers")
-    .select(["fid", "key"])
-    .where("fid", "in", [...fids])
-    .where("event_type", "=", SignerEventType.ADD)
-    .where("key_type", "=", KEY_TYPE_ED25519)
-    .execute();
+  const rows = await runCompiled(
+    db,
+    `activeSigners:${fids.length}`,
+    () =>
+      db
+        .selectFrom("hub_signers")
+        .select(["fid", "key"])
+        .where("fid", "in", fids)
+        .where("event_type", "=", SignerEventType.ADD)
+        .where("key_type", "=", KEY_TYPE_ED25519),
+    [...fids, SignerEventType.ADD, KEY_TYPE_ED25519],
+  );
   return new Set(rows.map((row) => signerId(row.fid, row.key)));
 }
 

@@ -116,40 +116,34 @@ interface Waiting {
 }
 
 /**
- * Requests made in the same turn of the event loop travel to the workers as one batch each, which
- * keeps the cost of thread messaging per message small.
+ * Each worker has at most one batch in flight: requests that arrive while every worker is busy wait
+ * and leave together as the next batch, so that batches grow with the load and the cost of waking
+ * a thread is shared by many messages.
  */
 class WorkerPool implements Verifier {
   readonly #workers: Worker[];
-  readonly #ready: Promise<unknown>;
+  readonly #idle: Worker[] = [];
   readonly #waiting = new Map<number, Waiting>();
   #queue: VerifyRequest[] = [];
   #nextId = 1;
-  #next = 0;
   #scheduled = false;
 
   constructor(count: number, profile: NamingProfile) {
-    const ready: Promise<void>[] = [];
     this.#workers = Array.from({ length: count }, () => {
       const worker = spawn(profile);
-      ready.push(
-        new Promise((resolve, reject) => {
-          worker.once("message", () => resolve());
-          worker.once("error", reject);
-        }),
-      );
       worker.on("message", (reply: VerifyReply | "ready") => {
-        if (reply === "ready") return;
-        for (const id of reply.passed) this.#settle(id, undefined);
-        for (const verdict of reply.failed) this.#settle(verdict.id, toError(verdict));
-        if (this.#waiting.size === 0) for (const w of this.#workers) w.unref();
+        if (reply !== "ready") {
+          for (const id of reply.passed) this.#settle(id, undefined);
+          for (const verdict of reply.failed) this.#settle(verdict.id, toError(verdict));
+        }
+        this.#idle.push(worker);
+        if (this.#queue.length > 0) this.#flush();
+        else if (this.#waiting.size === 0) for (const w of this.#workers) w.unref();
       });
       worker.on("error", (error) => this.#failAll(error));
       worker.unref();
       return worker;
     });
-    this.#ready = Promise.all(ready);
-    this.#ready.catch((error: Error) => this.#failAll(error));
   }
 
   validate(bytes: Uint8Array, now: number): Promise<HubError | undefined> {
@@ -159,15 +153,14 @@ class WorkerPool implements Verifier {
     return new Promise((resolve, reject) => {
       this.#waiting.set(id, { resolve, reject });
       this.#queue.push({ id, bytes, now });
-      if (!this.#scheduled) {
+      // Sent on the next turn of the event loop, so that everything that arrives in this turn
+      // travels together.
+      if (!this.#scheduled && this.#idle.length > 0) {
         this.#scheduled = true;
-        setImmediate(
-          () =>
-            void this.#ready.then(
-              () => this.#flush(),
-              () => undefined,
-            ),
-        );
+        setImmediate(() => {
+          this.#scheduled = false;
+          this.#flush();
+        });
       }
     });
   }
@@ -178,13 +171,14 @@ class WorkerPool implements Verifier {
     waiting?.resolve(error);
   }
 
+  /** Shares the queue among the idle workers. */
   #flush(): void {
-    this.#scheduled = false;
+    const idle = this.#idle.length;
+    if (idle === 0 || this.#queue.length === 0) return;
     const queue = this.#queue;
     this.#queue = [];
-    const share = Math.ceil(queue.length / this.#workers.length);
+    const share = Math.ceil(queue.length / idle);
     for (let i = 0; i < queue.length; i += share) {
-      const worker = this.#workers[this.#next++ % this.#workers.length]!;
       const batch = packBatch(queue.slice(i, i + share));
       const buffers = [
         batch.bytes.buffer,
@@ -192,7 +186,7 @@ class WorkerPool implements Verifier {
         batch.ids.buffer,
         batch.nows.buffer,
       ] as ArrayBuffer[];
-      worker.postMessage(batch, buffers);
+      this.#idle.pop()!.postMessage(batch, buffers);
     }
   }
 
