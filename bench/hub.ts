@@ -64,6 +64,8 @@ interface LoadResult {
   done: number;
   failures: Record<string, number>;
   elapsedMs: number;
+  /** CPU the load generator spent sending and reading, in µs (user + system). */
+  cpuMicros: number;
   /** Latencies in ms (read job only), sorted. */
   p50?: number;
   p99?: number;
@@ -178,6 +180,34 @@ async function seed(path: string, count: number): Promise<void> {
   await database.close();
 }
 
+function cpuSince(start: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(start);
+  return user + system;
+}
+
+/**
+ * Runs a load job and reports, besides its result, the CPU both sides spent per request: the
+ * load generator shares this machine's cores with the hub, so the hub's figures depend on it.
+ */
+async function measured(job: Job): Promise<LoadResult & { hubCpuMicros: number; busyMicros: number }> {
+  const idle = performance.eventLoopUtilization();
+  const cpu = process.cpuUsage();
+  const result = await load(job);
+  return {
+    ...result,
+    hubCpuMicros: cpuSince(cpu),
+    busyMicros: performance.eventLoopUtilization(idle).active * 1000,
+  };
+}
+
+function cpuLine(result: Awaited<ReturnType<typeof measured>>, unit: string): string {
+  const per = (micros: number) => Math.round(micros / result.done);
+  return (
+    `  per ${unit}: hub process ${per(result.hubCpuMicros)} µs CPU (all threads; server thread busy ` +
+    `${per(result.busyMicros)} µs), load generator ${per(result.cpuMicros)} µs CPU`
+  );
+}
+
 function describe(result: LoadResult): string {
   const entries = Object.entries(result.failures);
   return entries.length === 0
@@ -243,18 +273,16 @@ export async function benchHub(): Promise<void> {
       fids,
       perFid: SUBMITS / FIDS,
     } as const;
-    const idle = performance.eventLoopUtilization();
-    const submitted = await load(job);
-    const busy = performance.eventLoopUtilization(idle);
+    const submitted = await measured(job);
     const submitRate = (submitted.done / submitted.elapsedMs) * 1000;
     console.log(
       `POST /v1/submitMessage: ${Math.round(submitRate).toLocaleString()} messages/s ` +
         `(${(submitRate / verify).toFixed(2)} of the one-core verify rate; target ≥ 0.5) ` +
         `over ${submitted.done.toLocaleString()} casts from ${FIDS} fids at concurrency ${CONCURRENCY}${describe(submitted)}`,
     );
-    // The load child signs its messages first; the server thread is idle meanwhile, so busy time
-    // per message (not utilisation) is the figure to read.
-    console.log(`  server thread busy ${Math.round((busy.active * 1000) / submitted.done)} µs per message`);
+    // The load child signs its messages first; the hub is idle meanwhile, so time per message (not
+    // utilisation) is the figure to read.
+    console.log(cpuLine(submitted, "message"));
     await hub.close();
 
     // (b) and (c): reads against 1,000,000 stored messages.
@@ -275,12 +303,13 @@ export async function benchHub(): Promise<void> {
     const stored = (await hub.service.info(true)).dbStats!.numMessages;
     const readFids = [...fids, ...Array.from({ length: SEED_FIDS }, (_, i) => 1_000_000 + i)];
     await load({ kind: "read", base, fids: readFids, durationMs: WARMUP_MS });
-    const read = await load({ kind: "read", base, fids: readFids, durationMs: READ_MS });
+    const read = await measured({ kind: "read", base, fids: readFids, durationMs: READ_MS });
     console.log(
       `GET /v1/castsByFid?pageSize=100 with ${stored.toLocaleString()} messages stored: ` +
         `${Math.round((read.done / read.elapsedMs) * 1000).toLocaleString()} requests/s (target ≥ 3,000), ` +
         `p50 ${read.p50!.toFixed(1)} ms, p99 ${read.p99!.toFixed(1)} ms (target ≤ 20 ms) at concurrency ${CONCURRENCY}${describe(read)}`,
     );
+    console.log(cpuLine(read, "request"));
     const rss = process.memoryUsage().rss;
     console.log(
       `hub resident memory holding ${stored.toLocaleString()} messages: ${Math.round(rss / 2 ** 20)} MiB`,
@@ -306,8 +335,21 @@ class Connection {
   #waiting: ((status: number) => void) | undefined;
 
   constructor(port: number) {
-    this.#socket = connect({ host: "127.0.0.1", port, noDelay: true });
-    this.#socket.on("data", (chunk: Buffer) => this.#read(chunk));
+    // Reads land in one reused buffer: a fresh buffer per read cost the generator, on the cores it
+    // shares with the hub, more CPU than the kernel's copy.
+    const buffer = Buffer.allocUnsafe(256 * 1024);
+    this.#socket = connect({
+      host: "127.0.0.1",
+      port,
+      noDelay: true,
+      onread: {
+        buffer,
+        callback: (length) => {
+          this.#read(buffer.subarray(0, length));
+          return true;
+        },
+      },
+    });
   }
 
   send(head: string, body?: Uint8Array): Promise<number> {
@@ -328,7 +370,8 @@ class Connection {
         const head = this.#head.length === 0 ? chunk : Buffer.concat([this.#head, chunk]);
         const end = head.indexOf("\r\n\r\n");
         if (end < 0) {
-          this.#head = head;
+          // Copied: the read buffer is reused.
+          this.#head = Buffer.from(head);
           return;
         }
         const text = head.subarray(0, end).toString("latin1");
@@ -375,6 +418,7 @@ async function generate(job: Job): Promise<LoadResult> {
           `POST /v1/submitMessage HTTP/1.1\r\n${host}Content-Type: application/octet-stream\r\nContent-Length: ${body.length}\r\n\r\n`,
       );
       let next = 0;
+      const cpu = process.cpuUsage();
       const started = performance.now();
       await Promise.all(
         connections.map(async (connection) => {
@@ -384,10 +428,16 @@ async function generate(job: Job): Promise<LoadResult> {
           }
         }),
       );
-      return { done: bodies.length, failures, elapsedMs: performance.now() - started };
+      return {
+        done: bodies.length,
+        failures,
+        elapsedMs: performance.now() - started,
+        cpuMicros: cpuSince(cpu),
+      };
     }
 
     const latencies: number[] = [];
+    const cpu = process.cpuUsage();
     const started = performance.now();
     await Promise.all(
       connections.map(async (connection) => {
@@ -405,6 +455,7 @@ async function generate(job: Job): Promise<LoadResult> {
       done: latencies.length,
       failures,
       elapsedMs: performance.now() - started,
+      cpuMicros: cpuSince(cpu),
       p50: at(0.5),
       p99: at(0.99),
     };
