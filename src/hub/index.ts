@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 /** The hub (SPEC C): signed messages as CRDT sets, on-chain events, username proofs, hub events. */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
@@ -72,9 +73,14 @@ async function peerIdOf(database: HubCore["database"]): Promise<string> {
  * A new SQLite file gets 16 KiB pages (SQLite's default is 4 KiB): a message row with its JSON
  * takes about 1.3 KB, and the clustered message table keeps rows of that size within a page only
  * with larger pages. Commits wait for no fsync on the event loop; merges are acknowledged once
- * durable (core.ts).
+ * durable (core.ts). List pages are read on reader threads (storage/readers.ts).
  */
-const SQLITE_TUNING = { pageSize: 16_384, backgroundSync: true };
+const SQLITE_TUNING = {
+  pageSize: 16_384,
+  backgroundSync: true,
+  // Beside the thread that serves HTTP and the verifier pool; one on two cores.
+  readers: Math.max(1, Math.min(4, availableParallelism() - 1)),
+};
 
 export async function createHub(options: HubOptions): Promise<Hub> {
   const auth = options.rpcAuth === undefined ? undefined : basicAuth(parseRpcAuth(options.rpcAuth));

@@ -26,8 +26,8 @@ import * as store from "./store.js";
 export type { PageRequest } from "./store.js";
 
 export interface MessagePage {
-  /** The page's messages as JSON, joined with commas (the inside of the `messages` array), in UTF-8. */
-  messages: Uint8Array;
+  /** The page's messages as JSON, joined with commas (the inside of the `messages` array). */
+  messages: string;
   /** Standard base64 of the last key; "" on the last page. */
   nextPageToken: string;
 }

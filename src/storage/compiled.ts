@@ -18,29 +18,39 @@ function sameParameter(a: unknown, b: unknown): boolean {
 }
 
 /**
- * Runs the query `build` makes, compiling it only the first time a query of this `shape` runs on
- * this database; later runs reuse that SQL with `parameters`. The caller lists the parameters in
+ * The query `build` makes, compiled only the first time a query of this `shape` is asked for on
+ * this database; later calls reuse that SQL with `parameters`. The caller lists the parameters in
  * the order the builder adds them; the first compilation checks that it does.
  */
+export function compiled<Tables, Row>(
+  db: Kysely<Tables>,
+  shape: string,
+  build: () => Compilable<Row>,
+  parameters: readonly unknown[],
+): CompiledQuery<Row> {
+  const adapter = db.getExecutor().adapter;
+  let cache = caches.get(adapter);
+  if (cache === undefined) caches.set(adapter, (cache = new Map()));
+  let query = cache.get(shape) as CompiledQuery<Row> | undefined;
+  if (query === undefined) {
+    query = build().compile();
+    const same =
+      query.parameters.length === parameters.length &&
+      query.parameters.every((value, i) => sameParameter(value, parameters[i]));
+    if (!same) throw new Error(`query "${shape}" does not take its parameters in the order given`);
+    cache.set(shape, query);
+  }
+  return { ...query, parameters };
+}
+
+/** Runs `compiled(...)` on `db`. */
 export async function runCompiled<Tables, Row>(
   db: Kysely<Tables>,
   shape: string,
   build: () => Compilable<Row>,
   parameters: readonly unknown[],
 ): Promise<Row[]> {
-  const adapter = db.getExecutor().adapter;
-  let cache = caches.get(adapter);
-  if (cache === undefined) caches.set(adapter, (cache = new Map()));
-  let compiled = cache.get(shape) as CompiledQuery<Row> | undefined;
-  if (compiled === undefined) {
-    compiled = build().compile();
-    const same =
-      compiled.parameters.length === parameters.length &&
-      compiled.parameters.every((value, i) => sameParameter(value, parameters[i]));
-    if (!same) throw new Error(`query "${shape}" does not take its parameters in the order given`);
-    cache.set(shape, compiled);
-  }
-  return (await db.executeQuery<Row>({ ...compiled, parameters })).rows;
+  return (await db.executeQuery<Row>(compiled(db, shape, build, parameters))).rows;
 }
 
 /** A query of one fixed shape, whose builder adds `parameters` in the order given. */

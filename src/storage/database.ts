@@ -1,9 +1,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
+import { Readers } from "./readers.js";
 import { withStatementCache } from "./statementCache.js";
 
 export type Engine = "sqlite" | "postgres";
@@ -19,6 +20,11 @@ export interface Database<Tables> {
    * when they return, except on a SQLite file opened with `backgroundSync`.
    */
   durable(): Promise<void>;
+  /**
+   * Runs a compiled read-only query; on a SQLite file opened with `readers`, on a reader thread
+   * (see readers.ts), so that a big read does not hold up the calling thread.
+   */
+  read<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
   close(): Promise<void>;
 }
 
@@ -28,6 +34,8 @@ export interface SqliteTuning {
   pageSize?: number;
   /** Commit without blocking on fsync, and make commits durable through `durable()` (see backgroundSync.ts). */
   backgroundSync?: boolean;
+  /** Threads that run `read()` queries on connections of their own (none: on the calling thread). */
+  readers?: number;
 }
 
 const settled = Promise.resolve();
@@ -55,11 +63,14 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     sqlite.pragma("foreign_keys = ON");
     const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const readers = file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!) : undefined;
     return {
       db,
       engine: "sqlite",
       durable: () => sync?.durable() ?? settled,
+      read: async (query) => (readers?.running ? readers.read(query) : (await db.executeQuery(query)).rows),
       async close() {
+        await readers?.close();
         await db.destroy();
         await sync?.close();
       },
@@ -77,5 +88,11 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
   // The pool drops such clients, and the next query gets a fresh connection or a real error.
   pool.on("error", () => undefined);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
-  return { db, engine: "postgres", durable: () => settled, close: () => db.destroy() };
+  return {
+    db,
+    engine: "postgres",
+    durable: () => settled,
+    read: async (query) => (await db.executeQuery(query)).rows,
+    close: () => db.destroy(),
+  };
 }

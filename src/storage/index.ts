@@ -8,4 +8,4 @@ export {
 export { migrate, type Migration } from "./migrate.js";
 export { serializedTransaction } from "./transaction.js";
 export { bytesType, serialType } from "./columns.js";
-export { compiledOnce, runCompiled } from "./compiled.js";
+export { compiled, compiledOnce, runCompiled } from "./compiled.js";

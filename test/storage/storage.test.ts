@@ -175,3 +175,38 @@ describe("serializedTransaction on a SQLite file", () => {
     }
   });
 });
+
+describe("reads on reader threads of a SQLite file", () => {
+  it("answer like the calling thread, see every commit made before them, and bind bytes", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "castnet-readers-"));
+    const path = join(dir, "readers.sqlite");
+    const database = openDatabase<Tables>({ engine: "sqlite", path }, { readers: 2 });
+    const plain = openDatabase<Tables>({ engine: "sqlite", path });
+    try {
+      await migrate(database, "demo", migrations);
+      const payload = Buffer.from([0, 1, 2, 254, 255]);
+      const byPayload = (db: Database<Tables>["db"]) =>
+        db.selectFrom("demo_log").select(["id", "payload"]).where("payload", "=", payload).compile();
+      for (let i = 0; i < 5; i++) {
+        await database.db.insertInto("demo_log").values({ id: undefined, payload }).execute();
+        // Each read follows a commit made a moment before, on the other connection.
+        const rows = await database.read(byPayload(database.db));
+        assert.equal(rows.length, i + 1);
+        assert.ok(Buffer.isBuffer(rows[0]!.payload));
+        assert.deepEqual(rows, await plain.read(byPayload(plain.db)));
+      }
+      const text = await database.read(
+        sql<{ s: string }>`select group_concat(id, ',') as s from demo_log`.compile(database.db),
+      );
+      assert.deepEqual(text, [{ s: "1,2,3,4,5" }]);
+      await assert.rejects(
+        database.read(sql`select * from no_such_table`.compile(database.db)),
+        /no such table: no_such_table/,
+      );
+    } finally {
+      await plain.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

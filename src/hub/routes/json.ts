@@ -8,12 +8,9 @@ export function sendJson(reply: FastifyReply, json: string | Uint8Array): Fastif
   return reply.type(JSON_TYPE).send(json);
 }
 
-const PAGE_HEAD = Buffer.from(`{"messages":[`);
-
-/** The page's bytes as they were joined by the database, between a head and a tail. */
-export function pageJson(page: MessagePage): Buffer {
-  const tail = Buffer.from(`],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`);
-  return Buffer.concat([PAGE_HEAD, page.messages, tail]);
+/** The page's messages as the database joined them, between a head and a tail. */
+export function pageJson(page: MessagePage): string {
+  return `{"messages":[${page.messages}],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
 }
 
 /**

@@ -1,0 +1,134 @@
+/**
+ * Big reads of a SQLite file on worker threads. better-sqlite3 runs a query on the calling thread,
+ * so a page of a hundred messages (about 64 KB walked and joined) occupies the thread that serves
+ * HTTP for its whole run; a reader thread with a connection of its own runs it beside that thread.
+ * In WAL mode a reader sees every transaction committed before its query starts, so a write that
+ * was answered is visible to every read that follows it.
+ */
+import { createRequire } from "node:module";
+import { Worker } from "node:worker_threads";
+import type { CompiledQuery } from "kysely";
+
+// Plain CommonJS so that it runs the same from TypeScript sources and from dist/.
+const READER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const SQLite = require(workerData.driver);
+const db = new SQLite(workerData.path);
+db.pragma("busy_timeout = 10000");
+db.pragma("query_only = 1");
+const statements = new Map();
+function statement(sql) {
+  let found = statements.get(sql);
+  if (found === undefined) {
+    if (statements.size >= 256) statements.delete(statements.keys().next().value);
+    statements.set(sql, (found = db.prepare(sql)));
+  }
+  return found;
+}
+// Structured cloning turns Buffers into Uint8Arrays; better-sqlite3 binds Buffers.
+const bind = (value) => (value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.length) : value);
+parentPort.on("message", (request) => {
+  if (request === "close") {
+    db.close();
+    parentPort.close();
+    return;
+  }
+  try {
+    const rows = statement(request.sql).all(request.parameters.map(bind));
+    parentPort.postMessage({ id: request.id, rows });
+  } catch (error) {
+    parentPort.postMessage({ id: request.id, error: { message: String(error.message), code: error.code } });
+  }
+});
+`;
+
+interface Pending {
+  worker: Worker;
+  resolve(rows: unknown[]): void;
+  reject(error: Error): void;
+}
+
+type Reply =
+  { id: number; rows: Record<string, unknown>[] } | { id: number; error: { message: string; code?: string } };
+
+/** Blobs come back as Uint8Arrays; the rest of castnet (and better-sqlite3, for parameters) expects Buffers. */
+function withBuffers(row: Record<string, unknown>): Record<string, unknown> {
+  for (const key in row) {
+    const value = row[key];
+    if (value instanceof Uint8Array) row[key] = Buffer.from(value.buffer, value.byteOffset, value.length);
+  }
+  return row;
+}
+
+/** Reader threads of one SQLite file, each with a connection of its own, used in turn. */
+export class Readers {
+  /** The threads still running: one that dies takes its pending reads with it, and no more. */
+  readonly #workers: Worker[];
+  readonly #pending = new Map<number, Pending>();
+  #nextId = 1;
+  #next = 0;
+  #closing = false;
+
+  constructor(path: string, count: number) {
+    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
+    this.#workers = Array.from({ length: count }, () => {
+      const worker = new Worker(READER, { eval: true, workerData: { driver, path } });
+      worker.on("message", (reply: Reply) => this.#settle(reply));
+      // An error is followed by 'exit', where its reads are failed.
+      worker.on("error", () => undefined);
+      worker.once("exit", () => this.#lost(worker));
+      worker.unref();
+      return worker;
+    });
+  }
+
+  /** Whether a reader thread is running (a caller runs its query itself otherwise). */
+  get running(): boolean {
+    return this.#workers.length > 0;
+  }
+
+  /** Runs a compiled read query on the next reader thread. */
+  read<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
+    const id = this.#nextId++;
+    const worker = this.#workers[this.#next++ % this.#workers.length]!;
+    // Idle readers do not keep the process alive; busy ones do, until their answers arrive.
+    if (this.#pending.size === 0) for (const w of this.#workers) w.ref();
+    return new Promise<Row[]>((resolve, reject) => {
+      this.#pending.set(id, { worker, resolve: resolve as (rows: unknown[]) => void, reject });
+      worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closing = true;
+    const workers = [...this.#workers];
+    const exits = workers.map((worker) => new Promise((resolve) => worker.once("exit", resolve)));
+    for (const worker of workers) {
+      worker.ref();
+      worker.postMessage("close");
+    }
+    await Promise.all(exits);
+  }
+
+  #settle(reply: Reply): void {
+    const pending = this.#pending.get(reply.id);
+    this.#pending.delete(reply.id);
+    if (this.#pending.size === 0) for (const worker of this.#workers) worker.unref();
+    if (pending === undefined) return;
+    if ("error" in reply) {
+      pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    } else {
+      pending.resolve(reply.rows.map(withBuffers));
+    }
+  }
+
+  #lost(worker: Worker): void {
+    this.#workers.splice(this.#workers.indexOf(worker), 1);
+    const error = new Error(this.#closing ? "the database is closed" : "a reader thread stopped");
+    for (const [id, pending] of this.#pending) {
+      if (pending.worker !== worker) continue;
+      this.#pending.delete(id);
+      pending.reject(error);
+    }
+  }
+}
