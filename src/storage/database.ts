@@ -40,6 +40,9 @@ export interface SqliteTuning {
 
 const settled = Promise.resolve();
 
+/** How long a SQLite statement waits for a lock another connection holds. */
+export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
+
 const INT8_OID = 20;
 
 /**
@@ -59,7 +62,7 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     sqlite.pragma("journal_mode = WAL");
     // With background sync a commit only writes its WAL frames; durable() makes them safe.
     sqlite.pragma(`synchronous = ${background ? "NORMAL" : "FULL"}`);
-    sqlite.pragma("busy_timeout = 10000");
+    sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma("foreign_keys = ON");
     const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });

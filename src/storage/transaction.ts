@@ -1,10 +1,10 @@
 import { type Kysely, sql } from "kysely";
-import type { Database } from "./database.js";
+import { type Database, SQLITE_BUSY_TIMEOUT_MS } from "./database.js";
 
 const RETRYABLE_POSTGRES_CODES = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 5;
-/** Waits between attempts to take SQLite's write lock, in ms: about two seconds in all. */
-const SQLITE_BEGIN_BACKOFF_MS = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024];
+/** Longest pause between attempts to take SQLite's write lock, in ms. */
+const SQLITE_MAX_PAUSE_MS = 10;
 
 /**
  * Runs `work` in one transaction that is serialised against every other transaction holding the
@@ -51,21 +51,32 @@ export async function serializedTransaction<Tables, Result>(
 }
 
 /**
- * `BEGIN IMMEDIATE`, tried again after a pause when SQLite answers SQLITE_BUSY at once: the busy
- * timeout covers a writer holding the lock, but in WAL mode SQLite skips the busy handler in some
- * races with a checkpoint that rewinds the WAL, and then only a later attempt can succeed. Nothing
- * has been done yet, so trying again is safe.
+ * `BEGIN IMMEDIATE` without blocking the thread. better-sqlite3's busy handler sleeps on the calling
+ * thread, so while another connection holds the write lock (the hub's checkpointer rewinding the
+ * WAL, for tens of milliseconds) every request of the process would wait with it. So the lock is
+ * tried with no busy timeout and tried again after short pauses on the event loop, for as long as
+ * the busy timeout would have waited. This also covers the SQLITE_BUSY that SQLite answers at once,
+ * busy timeout or not, in some races with a checkpoint. Nothing has run yet, so trying again is safe.
  */
 async function beginImmediate<Tables>(connection: Kysely<Tables>): Promise<void> {
-  for (const pause of [...SQLITE_BEGIN_BACKOFF_MS, undefined]) {
-    try {
-      await sql`begin immediate`.execute(connection);
-      return;
-    } catch (error) {
-      const code = (error as { code?: unknown }).code;
-      if (pause === undefined || typeof code !== "string" || !code.startsWith("SQLITE_BUSY")) throw error;
-      await new Promise((resolve) => setTimeout(resolve, pause));
+  await sql`pragma busy_timeout = 0`.execute(connection);
+  try {
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await sql`begin immediate`.execute(connection);
+        return;
+      } catch (error) {
+        const code = (error as { code?: unknown }).code;
+        const busy = typeof code === "string" && code.startsWith("SQLITE_BUSY");
+        if (!busy || waited >= SQLITE_BUSY_TIMEOUT_MS) throw error;
+        const pause = Math.min(2 ** attempt, SQLITE_MAX_PAUSE_MS);
+        await new Promise((resolve) => setTimeout(resolve, pause));
+        waited += pause;
+      }
     }
+  } finally {
+    await sql`pragma busy_timeout = ${sql.raw(String(SQLITE_BUSY_TIMEOUT_MS))}`.execute(connection);
   }
 }
 

@@ -147,27 +147,33 @@ for (const engine of await testEngines()) {
 }
 
 describe("serializedTransaction on a SQLite file", () => {
-  it("tries the write lock again when SQLite answers busy at once", async () => {
+  it("waits for a write lock held by another connection without blocking the event loop", async () => {
     const dir = mkdtempSync(join(tmpdir(), "castnet-busy-"));
     const path = join(dir, "busy.sqlite");
     const database = openDatabase<Tables>({ engine: "sqlite", path });
     const other = new SQLite(path);
     try {
       await migrate(database, "demo", migrations);
-      // No busy handler: SQLite answers SQLITE_BUSY at once, as it does in its WAL races.
-      await sql`pragma busy_timeout = 0`.execute(database.db);
       other.exec("begin immediate");
-      const released = new Promise((resolve) => setTimeout(resolve, 40)).then(() => other.exec("commit"));
+      // Released by a timer: a thread asleep in SQLite's busy handler would never get to run it.
+      const released = new Promise((resolve) => setTimeout(resolve, 300)).then(() => other.exec("commit"));
+      let ticks = 0;
+      const ticker = setInterval(() => ticks++, 10);
       await serializedTransaction(database, "k", async (trx) => {
         await trx.insertInto("demo_counters").values({ name: "after-busy", value: 1 }).execute();
       });
+      clearInterval(ticker);
       await released;
+      assert.ok(ticks >= 10, `the event loop ran ${ticks} timer ticks while waiting`);
       const row = await database.db
         .selectFrom("demo_counters")
         .select("value")
         .where("name", "=", "after-busy")
         .executeTakeFirst();
       assert.equal(Number(row?.value), 1);
+      // Other statements still wait for locks as before.
+      const { rows } = await sql<{ timeout: number }>`pragma busy_timeout`.execute(database.db);
+      assert.deepEqual(rows, [{ timeout: 10_000 }]);
     } finally {
       other.close();
       await database.close();
