@@ -74,7 +74,7 @@ export async function flushCounts(ctx: MergeContext): Promise<void> {
   if (dirty.length === 0) return;
   await runCompiled(
     ctx.trx,
-    `flushCounts:${dirty.length}`,
+    "flushCounts",
     () =>
       ctx.trx
         .insertInto("hub_store_counts")
@@ -107,7 +107,7 @@ export async function prefetch(
   for (const [fid, storage] of await loadStorages(ctx.trx, missing, ctx.nowMs)) ctx.storage.set(fid, storage);
   const rows = await runCompiled(
     ctx.trx,
-    `storeCounts:${missing.length}`,
+    "storeCounts",
     () =>
       ctx.trx.selectFrom("hub_store_counts").select(["fid", "store", "count"]).where("fid", "in", missing),
     missing,

@@ -6,7 +6,6 @@
  * result. A message is acknowledged only once its transaction has committed and is durable; the
  * next group commits while the disk catches up with the previous one.
  */
-import { runCompiled } from "../storage/index.js";
 import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { MessageType, UserDataType, type Message, type MessageData } from "../protocol/generated/message.js";
@@ -15,6 +14,7 @@ import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
 import { decodeMessage, makeTsHash } from "../protocol/message.js";
 import { bytesEqual } from "../protocol/hash.js";
+import { runCompiled } from "../storage/index.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
@@ -242,7 +242,7 @@ export class Engine {
       (
         await runCompiled(
           ctx.trx,
-          `registeredFids:${fids.length}`,
+          "registeredFids",
           () => ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids),
           fids,
         )

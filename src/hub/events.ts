@@ -4,12 +4,12 @@
  * until commit: ids are unique, increasing and in commit order, even with several hub processes
  * on one database, so a reader paging by id never skips an event that commits later.
  */
-import { runCompiled } from "../storage/index.js";
 import { type Kysely, sql } from "kysely";
 import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import { HubEvent } from "../protocol/generated/hub_event.js";
 import { Message } from "../protocol/generated/message.js";
 import { PROTOCOL_EPOCH_MS } from "../protocol/time.js";
+import { runCompiled } from "../storage/index.js";
 import type { MergeContext, PendingEvent } from "./context.js";
 import type { HubTables } from "./tables.js";
 
@@ -103,7 +103,7 @@ export async function commitEvents(ctx: MergeContext): Promise<number> {
     const chunk = rows.slice(i, i + INSERT_CHUNK);
     await runCompiled(
       ctx.trx,
-      `insertEvents:${chunk.length}`,
+      "insertEvents",
       () => ctx.trx.insertInto("hub_events").values(chunk),
       chunk.flatMap((row) => [row.id, row.type, row.event]),
     );

@@ -3,10 +3,10 @@
  * storage-rent event counts until it expires; a unit's cohort, and so its limits and lifetime,
  * come from the block time of the rent.
  */
-import { runCompiled } from "../storage/index.js";
 import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { OnChainEvent, OnChainEventType } from "../protocol/generated/onchain_event.js";
+import { runCompiled } from "../storage/index.js";
 import type { StoreType } from "./keys.js";
 import type { HubTables } from "./tables.js";
 
@@ -64,7 +64,7 @@ export async function loadStorages(
 ): Promise<Map<number, Storage>> {
   const rows = await runCompiled(
     db,
-    `storageRents:${fids.length}`,
+    "storageRents",
     () =>
       db
         .selectFrom("hub_onchain_events")

@@ -3,7 +3,6 @@
  * decide which fids exist, signer events which Ed25519 keys may sign for them, rents how much they
  * may store. A removed signer takes every message it signed with it.
  */
-import { runCompiled } from "../storage/index.js";
 import type { OnChainEventSource } from "../devchain/client.js";
 import { HubEventType } from "../protocol/generated/hub_event.js";
 import {
@@ -15,6 +14,7 @@ import {
 import { KEY_TYPE_ED25519 } from "../protocol/contracts.js";
 import { HubError } from "../protocol/errors.js";
 import { toHexJson } from "../protocol/json/bytes.js";
+import { runCompiled } from "../storage/index.js";
 import type { MergeContext } from "./context.js";
 import { runMerge, type HubCore } from "./core.js";
 import { Follower } from "./follower.js";
@@ -184,7 +184,7 @@ export function signerId(fid: number, key: Uint8Array): string {
 export async function activeSigners(db: MergeContext["trx"], fids: readonly number[]): Promise<Set<string>> {
   const rows = await runCompiled(
     db,
-    `activeSigners:${fids.length}`,
+    "activeSigners",
     () =>
       db
         .selectFrom("hub_signers")

@@ -18,9 +18,11 @@ function sameParameter(a: unknown, b: unknown): boolean {
 }
 
 /**
- * The query `build` makes, compiled only the first time a query of this `shape` is asked for on
- * this database; later calls reuse that SQL with `parameters`. The caller lists the parameters in
- * the order the builder adds them; the first compilation checks that it does.
+ * The query `build` makes, compiled only the first time a query of this `shape` and this number of
+ * parameters is asked for on this database; later calls reuse that SQL with `parameters`. Counting
+ * the parameters keeps apart the forms of one shape whose lists differ in length (`in (?, ?, ?)`,
+ * multi-row inserts). The caller lists the parameters in the order the builder adds them; the first
+ * compilation checks that it does.
  */
 export function compiled<Tables, Row>(
   db: Kysely<Tables>,
@@ -31,14 +33,15 @@ export function compiled<Tables, Row>(
   const adapter = db.getExecutor().adapter;
   let cache = caches.get(adapter);
   if (cache === undefined) caches.set(adapter, (cache = new Map()));
-  let query = cache.get(shape) as CompiledQuery<Row> | undefined;
+  const key = `${shape}/${parameters.length}`;
+  let query = cache.get(key) as CompiledQuery<Row> | undefined;
   if (query === undefined) {
     query = build().compile();
     const same =
       query.parameters.length === parameters.length &&
       query.parameters.every((value, i) => sameParameter(value, parameters[i]));
     if (!same) throw new Error(`query "${shape}" does not take its parameters in the order given`);
-    cache.set(shape, query);
+    cache.set(key, query);
   }
   return { ...query, parameters };
 }
