@@ -8,9 +8,9 @@
  * transaction survives a power cut.
  */
 import { open, type FileHandle } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
+import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_DRIVER } from "./sqliteSettings.js";
 
 /** How often the checkpointer copies the WAL back into the database file. */
 const CHECKPOINT_INTERVAL_MS = 250;
@@ -27,7 +27,7 @@ const CHECKPOINTER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
-db.pragma("busy_timeout = 10000");
+db.pragma("busy_timeout = " + workerData.busyTimeoutMs);
 db.pragma("synchronous = NORMAL");
 function checkpoint() {
   try {
@@ -56,8 +56,9 @@ export function startBackgroundSync(sqlite: SQLite.Database, path: string): Back
   const checkpointer = new Worker(CHECKPOINTER, {
     eval: true,
     workerData: {
-      driver: createRequire(import.meta.url).resolve("better-sqlite3"),
+      driver: SQLITE_DRIVER,
       path,
+      busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
       intervalMs: CHECKPOINT_INTERVAL_MS,
       rewindFrames: REWIND_FRAMES,
     },

@@ -5,6 +5,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from "kyse
 import pg from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
 import { Readers } from "./readers.js";
+import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { withStatementCache } from "./statementCache.js";
 
 export type Engine = "sqlite" | "postgres";
@@ -39,9 +40,6 @@ export interface SqliteTuning {
 }
 
 const settled = Promise.resolve();
-
-/** How long a SQLite statement waits for a lock another connection holds. */
-export const SQLITE_BUSY_TIMEOUT_MS = 10_000;
 
 const INT8_OID = 20;
 

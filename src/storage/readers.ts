@@ -5,16 +5,16 @@
  * In WAL mode a reader sees every transaction committed before its query starts, so a write that
  * was answered is visible to every read that follows it.
  */
-import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { CompiledQuery } from "kysely";
+import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_DRIVER } from "./sqliteSettings.js";
 
 // Plain CommonJS so that it runs the same from TypeScript sources and from dist/.
 const READER = `
 const { parentPort, workerData } = require("node:worker_threads");
 const SQLite = require(workerData.driver);
 const db = new SQLite(workerData.path);
-db.pragma("busy_timeout = 10000");
+db.pragma("busy_timeout = " + workerData.busyTimeoutMs);
 db.pragma("query_only = 1");
 const statements = new Map();
 function statement(sql) {
@@ -70,9 +70,11 @@ export class Readers {
   #closing = false;
 
   constructor(path: string, count: number) {
-    const driver = createRequire(import.meta.url).resolve("better-sqlite3");
     this.#workers = Array.from({ length: count }, () => {
-      const worker = new Worker(READER, { eval: true, workerData: { driver, path } });
+      const worker = new Worker(READER, {
+        eval: true,
+        workerData: { driver: SQLITE_DRIVER, path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS },
+      });
       worker.on("message", (reply: Reply) => this.#settle(reply));
       // An error is followed by 'exit', where its reads are failed.
       worker.on("error", () => undefined);

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import { type Database, SQLITE_BUSY_TIMEOUT_MS } from "./database.js";
+import type { Database } from "./database.js";
+import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 
 const RETRYABLE_POSTGRES_CODES = new Set(["40001", "40P01"]);
 const MAX_ATTEMPTS = 5;
