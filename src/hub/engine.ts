@@ -262,15 +262,23 @@ export class Engine {
     return results;
   }
 
-  /** Steps 9 to 11 of protocol-rules.md §3: storage (in the merge), the fid's rate limit, the merge. */
+  /**
+   * Steps 9 to 11 of protocol-rules.md §3, in that order: storage units, the fid's rate limit, the
+   * merge. Returns the refusal, if any.
+   */
   async #mergeWithinRate(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
     const fid = accepted.message.data!.fid;
-    const units = (await storageOf(ctx, fid)).total;
-    const limited = units > 0 ? this.rateLimit.check(fid, units, ctx.nowMs) : undefined;
-    if (limited !== undefined) return limited;
-    const error = await mergeOrRefuse(ctx, accepted);
-    if (error === undefined) this.rateLimit.consume(fid, ctx.nowMs);
-    return error;
+    try {
+      const { total } = requireStorage(await storageOf(ctx, fid));
+      const limited = this.rateLimit.check(fid, total, ctx.nowMs);
+      if (limited !== undefined) return limited;
+      await mergeMessage(ctx, accepted);
+    } catch (error) {
+      if (error instanceof HubError) return error;
+      throw error;
+    }
+    this.rateLimit.consume(fid, ctx.nowMs);
+    return undefined;
   }
 
   #checkNetwork(data: MessageData): HubError | undefined {
@@ -314,16 +322,6 @@ export class Engine {
       return nameServiceProofError(db, data);
     }
     return undefined;
-  }
-}
-
-async function mergeOrRefuse(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
-  try {
-    await mergeMessage(ctx, accepted);
-    return undefined;
-  } catch (error) {
-    if (error instanceof HubError) return error;
-    throw error;
   }
 }
 

@@ -117,6 +117,10 @@ for (const engine of await testEngines()) {
       assert.ok(old.length > 0);
 
       clock += 366 * DAY_MS;
+      // Storage is checked before the store's own checks (protocol-rules.md §3 step 9): the cast,
+      // still stored, is refused for want of storage, not as a duplicate.
+      const again = await post(hub, "/v1/submitMessage", encode(cast));
+      assert.equal(again.body.errCode, "bad_request.no_storage");
       assert.equal(await hub.service.pruneMessages(), 1);
       assert.deepEqual((await get(hub, `/v1/castsByFid?fid=${carol.fid}`)).body.messages, []);
       assert.equal((await get(hub, `/v1/storageLimitsByFid?fid=${carol.fid}`)).body.units, 0);

@@ -8,7 +8,6 @@ import { HubEventType } from "../../protocol/generated/hub_event.js";
 import { MessageType, type Message } from "../../protocol/generated/message.js";
 import { HubError } from "../../protocol/errors.js";
 import { storageOf, storeCount, type MergeContext } from "../context.js";
-import { requireStorage } from "../limits.js";
 import { addressKey, compactStateKey, nameKey, StoreType } from "../keys.js";
 import { bytesEqual } from "../../protocol/hash.js";
 import { decodeMessage } from "../../protocol/message.js";
@@ -48,7 +47,10 @@ function mustBeat(
   }
 }
 
-/** Storage admission (protocol-rules.md §3 step 9 and §5): units, then the would-be-pruned guard. */
+/**
+ * Storage admission (protocol-rules.md §5): the would-be-pruned guard. The engine has checked that
+ * the fid has storage units (§3 step 9) before the merge.
+ */
 async function admit(
   ctx: MergeContext,
   store: StoreType,
@@ -56,8 +58,7 @@ async function admit(
   tsHash: Uint8Array,
   displaced: MergeRow[],
 ) {
-  const storage = requireStorage(await storageOf(ctx, fid));
-  const limit = storage.limit(store);
+  const limit = (await storageOf(ctx, fid)).limit(store);
   const freed = displaced.filter((row) => row.fid === fid && row.store === store).length;
   if ((await storeCount(ctx, fid, store)) - freed < limit) return;
   const earliest = await earliestMessage(ctx.trx, fid, store);
@@ -66,7 +67,7 @@ async function admit(
   }
 }
 
-/** Merges one validated message into its store; throws HubError when it is refused. */
+/** Merges one validated message of a fid with storage units into its store; throws HubError when it is refused. */
 export async function mergeMessage(ctx: MergeContext, incoming: Incoming): Promise<void> {
   const data = incoming.message.data!;
   if (data.type === MessageType.LINK_COMPACT_STATE) return mergeCompactState(ctx, incoming);
@@ -183,8 +184,6 @@ async function mergeCompactState(ctx: MergeContext, incoming: Incoming): Promise
       throw new HubError("bad_request.conflict", "A newer Compact State message is already merged");
     }
   }
-  requireStorage(await storageOf(ctx, data.fid));
-
   if (existing !== undefined) await deleteMessage(ctx, existing);
   const keep = new Set(body.targetFids);
   const superseded = await ctx.trx
