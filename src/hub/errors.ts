@@ -16,14 +16,21 @@ export class UnsupportedMediaType extends HubError {
   }
 }
 
+/** A fid over its merge rate (protocol-rules.md §3 step 10): unavailable, answered with 429. */
+export class RateLimited extends HubError {
+  constructor(fid: number) {
+    super("unavailable", `rate limit exceeded for FID ${fid}`);
+  }
+}
+
 function statusOf(error: HubError): number {
   if (error instanceof UnsupportedMediaType) return 415;
+  if (error instanceof RateLimited) return 429;
   const code: HubErrorCode = error.errCode;
   if (code === "not_found") return 404;
   if (code === "unauthenticated") return 401;
   if (code === "unauthorized") return 403;
-  if (code === "unavailable") return /rate limit/i.test(error.message) ? 429 : 503;
-  if (code.startsWith("unavailable.")) return 503;
+  if (code === "unavailable" || code.startsWith("unavailable.")) return 503;
   if (code === "not_implemented" || code === "not_implemented.deprecated") return 501;
   if (code === "unknown") return 500;
   return 400;

@@ -4,7 +4,7 @@
  * A window opens at the fid's first merge after the last one closed; only successful merges count.
  * Like the reference, the count is kept per hub process, in memory.
  */
-import { HubError } from "../protocol/errors.js";
+import { RateLimited } from "./errors.js";
 
 /** Merges per storage unit per window, as in the reference. */
 export const MERGES_PER_UNIT = 10_080;
@@ -21,10 +21,10 @@ export class FidRateLimit {
   constructor(private readonly mergesPerUnit = MERGES_PER_UNIT) {}
 
   /** The refusal for a fid with `units` storage units that has used up its window, if it has. */
-  check(fid: number, units: number, nowMs: number): HubError | undefined {
+  check(fid: number, units: number, nowMs: number): RateLimited | undefined {
     const window = this.#current(fid, nowMs);
     if (window === undefined || window.merges < units * this.mergesPerUnit) return undefined;
-    return new HubError("unavailable", `rate limit exceeded for FID ${fid}`);
+    return new RateLimited(fid);
   }
 
   /** Counts a successful merge of the fid. */
