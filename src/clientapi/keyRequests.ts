@@ -72,9 +72,9 @@ export interface KeyRequestOptions {
 }
 
 /** A sponsor must hold at least this many credits to sponsor a request (SPEC B, Limits). */
-export const MIN_SPONSOR_CREDITS = 100;
+const MIN_SPONSOR_CREDITS = 100;
 /** How long an approval's typed data stays signable. */
-export const APPROVAL_WINDOW_SECONDS = 3600;
+const APPROVAL_WINDOW_SECONDS = 3600;
 /** Above this a "Unix seconds" value is really milliseconds (10^11 s is the year 5138). */
 const LARGEST_SECONDS = 100_000_000_000;
 

@@ -7,7 +7,7 @@
 import { RateLimited } from "./errors.js";
 
 /** Merges per storage unit per window, as in the reference. */
-export const MERGES_PER_UNIT = 10_080;
+const MERGES_PER_UNIT = 10_080;
 const WINDOW_MS = 24 * 60 * 60 * 1000;
 
 interface Window {

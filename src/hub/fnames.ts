@@ -97,7 +97,7 @@ async function mergeTransfer(ctx: MergeContext, transfer: Transfer): Promise<voi
 }
 
 /** Revokes the fid's USERNAME user data if it names `name` (the name has left the fid). */
-export async function revokeUsername(ctx: MergeContext, fid: number, name: string): Promise<void> {
+async function revokeUsername(ctx: MergeContext, fid: number, name: string): Promise<void> {
   const row = await findBySetKey(ctx, fid, StoreType.USER_DATA, u8(UserDataType.USERNAME));
   if (row === undefined) return;
   if (decodeMessage(row.message).message.data?.userDataBody?.value === name) await revokeRow(ctx, row);

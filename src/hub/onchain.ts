@@ -40,7 +40,7 @@ function isNewer(
  * Merges one on-chain event. Returns false for an event already merged; throws HubError for one
  * the rules refuse (an unknown type, a removed key added again).
  */
-export async function mergeOnChainEvent(ctx: MergeContext, event: OnChainEvent): Promise<boolean> {
+async function mergeOnChainEvent(ctx: MergeContext, event: OnChainEvent): Promise<boolean> {
   if (!SUPPORTED.has(event.type)) throw new HubError("bad_request.validation_failure", "invalid event type");
   const position = { block_number: event.blockNumber, log_index: event.logIndex };
   const existing = await ctx.trx

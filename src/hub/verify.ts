@@ -38,7 +38,7 @@ export interface VerifyReply {
   failed: { id: number; errCode: HubErrorCode; message: string }[];
 }
 
-export function packBatch(requests: readonly VerifyRequest[]): VerifyBatch {
+function packBatch(requests: readonly VerifyRequest[]): VerifyBatch {
   let length = 0;
   for (const request of requests) length += request.bytes.length;
   const bytes = new Uint8Array(length);
@@ -74,7 +74,7 @@ export async function validateBatch(batch: VerifyBatch, profile: NamingProfile):
   return { passed, failed };
 }
 
-export async function validateBytes(request: VerifyRequest, profile: NamingProfile): Promise<VerifyVerdict> {
+async function validateBytes(request: VerifyRequest, profile: NamingProfile): Promise<VerifyVerdict> {
   try {
     const { message, dataBytes } = decodeMessage(request.bytes);
     const result = await validateMessage(message, dataBytes, { now: () => request.now, profile });

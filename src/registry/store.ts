@@ -176,7 +176,7 @@ export async function recordTransfer(trx: Db, transfer: NewTransfer): Promise<Tr
   return toTransfer(row);
 }
 
-export async function getSetting(db: Db, key: string): Promise<string | undefined> {
+async function getSetting(db: Db, key: string): Promise<string | undefined> {
   const row = await db
     .selectFrom("registry_settings")
     .select("value")

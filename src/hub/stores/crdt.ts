@@ -232,7 +232,7 @@ export async function pruneStore(ctx: MergeContext, fid: number, store: StoreTyp
 }
 
 /** The event that reports a pruned or revoked message; proofs report through their own event type. */
-export function deletionEvent(store: StoreType, message: Message, why: "prune" | "revoke") {
+function deletionEvent(store: StoreType, message: Message, why: "prune" | "revoke") {
   if (store === StoreType.USERNAME_PROOFS) {
     return {
       type: HubEventType.MERGE_USERNAME_PROOF,

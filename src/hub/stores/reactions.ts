@@ -2,7 +2,7 @@ import { MessageType, type MessageData, type ReactionBody } from "../../protocol
 import { castIdKey, setKey, StoreType, u8, urlKey } from "../keys.js";
 import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
 
-export function reactionTargetKey(body: ReactionBody): Uint8Array {
+function reactionTargetKey(body: ReactionBody): Uint8Array {
   return body.targetCastId !== undefined ? castIdKey(body.targetCastId) : urlKey(body.targetUrl ?? "");
 }
 

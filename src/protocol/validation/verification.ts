@@ -53,7 +53,7 @@ async function verifyEthClaim(
 }
 
 /** Synchronous part of the checks; returns "eth-claim" when only the EIP-712 recovery remains. */
-export function checkVerificationAdd(
+function checkVerificationAdd(
   body: VerificationAddAddressBody,
   context: VerificationContext,
 ): HubError | "eth-claim" | undefined {
