@@ -74,9 +74,9 @@ export async function listTransfers(db: Db, filter: TransferFilter, limit: numbe
   if (name !== undefined) parameters.push(name);
   if (fid !== undefined) parameters.push(fid, fid);
   parameters.push(limit);
-  const shape = ["registry.transfers", afterId, afterTimestamp, name, fid]
+  const shape = `registry.transfers|${[afterId, afterTimestamp, name, fid]
     .map((v) => (v === undefined ? "" : "?"))
-    .join("|");
+    .join("|")}`;
   const rows = await runCompiled(
     db,
     shape,
