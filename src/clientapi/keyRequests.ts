@@ -278,9 +278,11 @@ export class KeyRequests {
     }
     if (status?.status !== "mined") return;
     const now = this.options.nowSeconds();
-    await this.store.transaction(`api:key-request:${row.token}`, (trx) =>
-      this.store.moveKeyRequest(trx, row.token, "approved", { state: "completed", updated_at: now }),
-    );
+    // One conditional update (only from "approved"): atomic without a transaction.
+    await this.store.moveKeyRequest(this.store.db, row.token, "approved", {
+      state: "completed",
+      updated_at: now,
+    });
   }
 
   private async chargeSponsor(trx: Executor, row: KeyRequestRow, now: number): Promise<number> {
