@@ -9,6 +9,7 @@ import type { ReactionType, UserDataType } from "../protocol/generated/message.j
 import { MessageType, type CastId } from "../protocol/generated/message.js";
 import { OnChainEvent, OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
 import type { UserNameProof } from "../protocol/generated/username_proof.js";
+import { toHexJson } from "../protocol/json/bytes.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { decodeMessage } from "../protocol/message.js";
 import { PROTOCOL_EPOCH_MS, toProtocolTime } from "../protocol/time.js";
@@ -402,7 +403,7 @@ function isAdd(event: OnChainEvent): boolean {
 function claimedHash(bytes: Uint8Array): string {
   try {
     const hash = decodeMessage(bytes).message.hash;
-    return hash.length === 0 ? "" : "0x" + Buffer.from(hash).toString("hex");
+    return toHexJson(hash);
   } catch {
     return "";
   }
