@@ -8,9 +8,8 @@
  * transaction survives a power cut.
  */
 import { open, type FileHandle } from "node:fs/promises";
-import { Worker } from "node:worker_threads";
 import type SQLite from "better-sqlite3";
-import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_DRIVER } from "./sqliteSettings.js";
+import { startSqliteWorker } from "./sqliteSettings.js";
 
 /** How often the checkpointer copies the WAL back into the database file. */
 const CHECKPOINT_INTERVAL_MS = 250;
@@ -22,20 +21,15 @@ const CHECKPOINT_INTERVAL_MS = 250;
  */
 const REWIND_FRAMES = 4096;
 
-// Plain CommonJS so that it runs the same from TypeScript sources and from dist/.
 const CHECKPOINTER = `
-const { parentPort, workerData } = require("node:worker_threads");
-const SQLite = require(workerData.driver);
-const db = new SQLite(workerData.path);
-db.pragma("busy_timeout = " + workerData.busyTimeoutMs);
 db.pragma("synchronous = NORMAL");
 function checkpoint() {
   try {
     const [state] = db.pragma("wal_checkpoint(PASSIVE)");
-    if (state.log > workerData.rewindFrames) db.pragma("wal_checkpoint(RESTART)");
+    if (state.log > workerData.data.rewindFrames) db.pragma("wal_checkpoint(RESTART)");
   } catch {}
 }
-const timer = setInterval(checkpoint, workerData.intervalMs);
+const timer = setInterval(checkpoint, workerData.data.intervalMs);
 parentPort.on("message", () => {
   clearInterval(timer);
   checkpoint();
@@ -53,15 +47,9 @@ export interface BackgroundSync {
 /** For a connection opened with `synchronous = NORMAL`: takes over its checkpoints and its fsyncs. */
 export function startBackgroundSync(sqlite: SQLite.Database, path: string): BackgroundSync {
   sqlite.pragma("wal_autocheckpoint = 0");
-  const checkpointer = new Worker(CHECKPOINTER, {
-    eval: true,
-    workerData: {
-      driver: SQLITE_DRIVER,
-      path,
-      busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS,
-      intervalMs: CHECKPOINT_INTERVAL_MS,
-      rewindFrames: REWIND_FRAMES,
-    },
+  const checkpointer = startSqliteWorker(CHECKPOINTER, path, {
+    intervalMs: CHECKPOINT_INTERVAL_MS,
+    rewindFrames: REWIND_FRAMES,
   });
   checkpointer.unref();
   const wal = new WalFsync(`${path}-wal`);

@@ -5,16 +5,11 @@
  * In WAL mode a reader sees every transaction committed before its query starts, so a write that
  * was answered is visible to every read that follows it.
  */
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import type { CompiledQuery } from "kysely";
-import { SQLITE_BUSY_TIMEOUT_MS, SQLITE_DRIVER } from "./sqliteSettings.js";
+import { startSqliteWorker } from "./sqliteSettings.js";
 
-// Plain CommonJS so that it runs the same from TypeScript sources and from dist/.
 const READER = `
-const { parentPort, workerData } = require("node:worker_threads");
-const SQLite = require(workerData.driver);
-const db = new SQLite(workerData.path);
-db.pragma("busy_timeout = " + workerData.busyTimeoutMs);
 db.pragma("query_only = 1");
 const statements = new Map();
 function statement(sql) {
@@ -71,10 +66,7 @@ export class Readers {
 
   constructor(path: string, count: number) {
     this.#workers = Array.from({ length: count }, () => {
-      const worker = new Worker(READER, {
-        eval: true,
-        workerData: { driver: SQLITE_DRIVER, path, busyTimeoutMs: SQLITE_BUSY_TIMEOUT_MS },
-      });
+      const worker = startSqliteWorker(READER, path);
       worker.on("message", (reply: Reply) => this.#settle(reply));
       // An error is followed by 'exit', where its reads are failed.
       worker.on("error", () => undefined);
