@@ -1,5 +1,6 @@
 export type { ErrorReply, ErrorShape } from "./errors.js";
 export { createHttpServer, type HttpServerOptions } from "./server.js";
 export { operatorGuard, isLoopback } from "./operator.js";
+export { clientAddressKey } from "./clientAddress.js";
 export { listen, StartupError } from "./listen.js";
 export { createLogger, type Logger } from "./logger.js";
