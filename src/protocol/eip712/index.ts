@@ -1,3 +1,4 @@
+export * from "./adminTransfer.js";
 export * from "./keyGateway.js";
 export * from "./keyMetadata.js";
 export * from "./signedKeyRequest.js";
