@@ -1,7 +1,9 @@
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Hex } from "viem";
+import { clientAddressKey } from "../http/clientAddress.js";
 import { answerGatewayCall } from "./ccip.js";
 import { CcipError } from "./errors.js";
+import type { RateLimiter } from "./rateLimit.js";
 import type { RegistryService } from "./service.js";
 
 const address = { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } as const;
@@ -16,16 +18,39 @@ const answer = {
   },
 } as const;
 
+export interface CcipRoutesOptions {
+  service: RegistryService;
+  /** Name lookups per client address; undefined when the limit is off. */
+  lookups: RateLimiter | undefined;
+}
+
 /**
  * The CCIP-read gateway, mounted at /ccip: the EIP-3668 GET form `/{sender}/{callData}.json` and the
  * POST form `{sender, data}`. It answers in its library's shape, `{"data"}` or `{"message"}`, so it
  * keeps an error handler of its own. `sender` is not checked against the resolver, as in the reference.
  */
-export const ccipRoutes: FastifyPluginAsync<{ service: RegistryService }> = async (app, { service }) => {
-  const resolve = (name: string) => service.resolveName(name);
+export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { service, lookups }) => {
+  /**
+   * Each name found costs a fresh signature, and one multicall may look up many names, so the limit
+   * counts names looked up rather than requests.
+   */
+  const resolverFor = (ip: string) => {
+    const client = clientAddressKey(ip);
+    return (name: string) => {
+      const wait = lookups?.waitSeconds(client) ?? 0;
+      if (wait > 0) {
+        throw new CcipError(429, `too many name lookups from this address; try again in ${wait} s`, wait);
+      }
+      lookups?.take(client);
+      return service.resolveName(name);
+    };
+  };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof CcipError) return reply.code(error.statusCode).send({ message: error.message });
+    if (error instanceof CcipError) {
+      if (error.retryAfter !== undefined) void reply.header("retry-after", String(error.retryAfter));
+      return reply.code(error.statusCode).send({ message: error.message });
+    }
     const status = error.statusCode ?? 500;
     if (error.validation || (status >= 400 && status < 500)) {
       return reply.code(error.validation ? 400 : status).send({ message: "Invalid request format" });
@@ -49,7 +74,7 @@ export const ccipRoutes: FastifyPluginAsync<{ service: RegistryService }> = asyn
     },
     async (request) => {
       const callData = request.params["*"].slice(43, -".json".length) as Hex;
-      return { data: await answerGatewayCall(callData, resolve) };
+      return { data: await answerGatewayCall(callData, resolverFor(request.ip)) };
     },
   );
 
@@ -66,6 +91,6 @@ export const ccipRoutes: FastifyPluginAsync<{ service: RegistryService }> = asyn
         response: answer,
       },
     },
-    async (request) => ({ data: await answerGatewayCall(request.body.data as Hex, resolve) }),
+    async (request) => ({ data: await answerGatewayCall(request.body.data as Hex, resolverFor(request.ip)) }),
   );
 };

@@ -13,11 +13,17 @@ export type ValidationCode =
   | "USERNAME_NOT_FOUND"
   | "THROTTLED";
 
-/** A POST /transfers refused by the validation pipeline: 400 `{"error":"Validation failure","code":…}`. */
+/**
+ * A POST /transfers refused by the validation pipeline: 400 `{"error":"Validation failure","code":…}`,
+ * plus `message` when the code alone would not tell a person what went wrong (castnet's own rules).
+ */
 export class ValidationFailure extends Error {
   override name = "ValidationFailure";
-  constructor(readonly code: ValidationCode) {
-    super(`Validation failure: ${code}`);
+  constructor(
+    readonly code: ValidationCode,
+    readonly detail?: string,
+  ) {
+    super(`Validation failure: ${code}${detail === undefined ? "" : `: ${detail}`}`);
   }
 }
 
@@ -43,7 +49,11 @@ export const registryErrors: ErrorShape = {
   forbidden: (message, statusCode) => reply(statusCode, message),
   fromError(error) {
     if (error instanceof ValidationFailure) {
-      return { statusCode: 400, body: { error: "Validation failure", code: error.code } };
+      const body = { error: "Validation failure", code: error.code };
+      return {
+        statusCode: 400,
+        body: error.detail === undefined ? body : { ...body, message: error.detail },
+      };
     }
     if (!(error instanceof RegistryError)) return undefined;
     const shaped = reply(error.statusCode, error.message);
@@ -57,8 +67,10 @@ export const registryErrors: ErrorShape = {
 export class CcipError extends Error {
   override name = "CcipError";
   constructor(
-    readonly statusCode: 400 | 404,
+    readonly statusCode: 400 | 404 | 429,
     message: string,
+    /** Seconds, for 429. */
+    readonly retryAfter?: number,
   ) {
     super(message);
   }

@@ -16,9 +16,16 @@ import { ccipRoutes } from "./ccipRoutes.js";
 import { registryErrors } from "./errors.js";
 import type { TransferFeed } from "./feed.js";
 import { registryMigrations } from "./migrations/index.js";
-import { DEFAULT_TRANSFER_LIMITS, type TransferLimits, TransferRateLimits } from "./rateLimit.js";
+import {
+  type CcipLimits,
+  DEFAULT_CCIP_LIMITS,
+  DEFAULT_TRANSFER_LIMITS,
+  RateLimiter,
+  type TransferLimits,
+  TransferRateLimits,
+} from "./rateLimit.js";
 import { registryRoutes } from "./routes.js";
-import { SERVER_ADMIN_FID, defaultReservedNames } from "./rules.js";
+import { defaultReservedNames } from "./rules.js";
 import { RegistryService } from "./service.js";
 import { type ClaimSigner, createClaimSigner } from "./signatures.js";
 import { settleSetting } from "./store.js";
@@ -37,12 +44,17 @@ export interface RegistryOptions {
   naming: NamingProfile;
   /** The registry's secp256k1 key; without it one is generated on first start and kept in the database. */
   serverPrivateKey?: Hex;
-  /** Admin fid → the address that signs its requests. Default: the server's fid 14045 → the server key. */
+  /**
+   * Admin fid → the address that signs its requests. Default: none. An admin's address must not be
+   * the server key's: the server publishes its signature of every transfer's claim.
+   */
   adminFids?: Record<number, Address>;
   /** Names only admins may register. Default: the reference's list. */
   reservedNames?: readonly string[];
   /** Per-fid and per-IP limits on POST /transfers; false turns them off. Default: 30 per fid, 600 per IP. */
   rateLimit?: TransferLimits | false;
+  /** Per-client limit on name lookups of the CCIP-read gateway; false turns it off. Default: 3600. */
+  ccipRateLimit?: CcipLimits | false;
   /** verifyingContract of the username-proof domain (user and stored server signatures). */
   proofVerifyingContract?: Address;
   /** verifyingContract of the CCIP-read gateway's signatures. */
@@ -77,14 +89,25 @@ function checkedAddress(value: string, what: string): Address {
   return getAddress(value);
 }
 
-function adminMap(adminFids: Record<number, Address>): Map<number, Address> {
+function adminMap(adminFids: Record<number, Address>, serverAddress: Address): Map<number, Address> {
   const admins = new Map<number, Address>();
   for (const [fid, address] of Object.entries(adminFids)) {
     const number = Number(fid);
     if (!Number.isSafeInteger(number) || number <= 0)
       throw new Error(`admin fid ${fid} is not a positive integer`);
     // The reference skips admin fids configured without an address.
-    if (address) admins.set(number, checkedAddress(address, `the address of admin fid ${fid}`));
+    if (!address) continue;
+    const checked = checkedAddress(address, `the address of admin fid ${fid}`);
+    // Every accepted transfer publishes the server's signature of its claim, which is the very
+    // message an admin signs in the reference's form: with the server key as an admin key, anyone
+    // could replay a published server signature as an admin request.
+    if (checked === serverAddress) {
+      throw new Error(
+        `admin fid ${fid} signs with the registry's server key (${serverAddress}): the server publishes ` +
+          "a signature of every transfer, so an admin key must be a key of its own",
+      );
+    }
+    admins.set(number, checked);
   }
   return admins;
 }
@@ -106,6 +129,8 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   const now = options.now ?? Date.now;
   const rateLimit = options.rateLimit ?? DEFAULT_TRANSFER_LIMITS;
   const limits = rateLimit === false ? undefined : new TransferRateLimits(rateLimit, now);
+  const ccipRateLimit = options.ccipRateLimit ?? DEFAULT_CCIP_LIMITS;
+  const lookups = ccipRateLimit === false ? undefined : new RateLimiter(ccipRateLimit.perClientPerHour, now);
 
   const database = openDatabase<RegistryTables>(options.database);
   let signer: ClaimSigner | undefined;
@@ -118,7 +143,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     } catch {
       throw new Error("the registry's server private key is not a 32-byte hex secp256k1 key");
     }
-    const admins = adminMap(options.adminFids ?? { [SERVER_ADMIN_FID]: serverAddress });
+    const admins = adminMap(options.adminFids ?? {}, serverAddress);
     signer = createClaimSigner({ ...setup, privateKey }, options.signatureThreads);
     const service = new RegistryService({ database, chain: options.chain, signer, admins, reserved, now });
 
@@ -130,7 +155,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       bodyLimit: 16 * 1024,
     });
     await app.register(registryRoutes, { service, limits });
-    await app.register(ccipRoutes, { prefix: "/ccip", service });
+    await app.register(ccipRoutes, { prefix: "/ccip", service, lookups });
 
     const threads = signer;
     let closing: Promise<void> | undefined;

@@ -1,3 +1,4 @@
+import { clientAddressKey } from "../http/clientAddress.js";
 import { RegistryError } from "./errors.js";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -17,6 +18,9 @@ export class RateLimiter {
     perHour: number,
     private readonly now: () => number,
   ) {
+    if (!(perHour > 0 && Number.isFinite(perHour))) {
+      throw new Error(`a rate limit must be a positive number of requests per hour, not ${perHour}`);
+    }
     this.interval = HOUR_MS / perHour;
   }
 
@@ -37,7 +41,7 @@ export class RateLimiter {
   }
 }
 
-/** The anti-squatting limits of POST /transfers: per client IP and per requesting fid. */
+/** The anti-squatting limits of POST /transfers: per client address and per requesting fid. */
 export interface TransferLimits {
   perFidPerHour: number;
   perIpPerHour: number;
@@ -45,6 +49,14 @@ export interface TransferLimits {
 
 /** Generous for a person (a name change takes a few requests, and 28 days pass between them). */
 export const DEFAULT_TRANSFER_LIMITS: TransferLimits = { perFidPerHour: 30, perIpPerHour: 600 };
+
+/** The CCIP-read gateway's limit: every name it looks up costs a fresh server signature. */
+export interface CcipLimits {
+  perClientPerHour: number;
+}
+
+/** Generous for a resolver, which looks a name up on every resolution it is asked for. */
+export const DEFAULT_CCIP_LIMITS: CcipLimits = { perClientPerHour: 3600 };
 
 export class TransferRateLimits {
   private readonly byIp: RateLimiter;
@@ -55,17 +67,23 @@ export class TransferRateLimits {
     this.byFid = new RateLimiter(limits.perFidPerHour, now);
   }
 
-  /** Spends one request of the IP and of the fid, or throws 429 (with Retry-After) and spends nothing. */
-  admit(ip: string, fid: number): void {
+  /**
+   * Spends one request of the client's address and checks the fid's allowance, or throws 429 (with
+   * Retry-After) and spends nothing. The fid is whatever the body names, so anyone may name any fid:
+   * its request is spent only by the function returned, which the caller runs once the request's
+   * signature has verified, so that unsigned junk naming a victim cannot lock the victim out.
+   */
+  admit(ip: string, fid: number): () => void {
+    const ipKey = clientAddressKey(ip);
     const fidKey = String(fid);
-    const ipWait = this.byIp.waitSeconds(ip);
+    const ipWait = this.byIp.waitSeconds(ipKey);
     if (ipWait > 0)
       throw limited(`too many name requests from this address; try again in ${ipWait} s`, ipWait);
     const fidWait = this.byFid.waitSeconds(fidKey);
     if (fidWait > 0)
       throw limited(`too many name requests for fid ${fid}; try again in ${fidWait} s`, fidWait);
-    this.byIp.take(ip);
-    this.byFid.take(fidKey);
+    this.byIp.take(ipKey);
+    return () => this.byFid.take(fidKey);
   }
 }
 

@@ -137,8 +137,10 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     },
     async (request) => {
       const body = request.body;
-      limits?.admit(request.ip, body.fid || (body.from === 0 ? body.to : body.from));
-      return { transfer: await service.submitTransfer({ ...body, signature: body.signature as Hex }) };
+      const signed = limits?.admit(request.ip, body.fid || (body.from === 0 ? body.to : body.from));
+      return {
+        transfer: await service.submitTransfer({ ...body, signature: body.signature as Hex }, signed),
+      };
     },
   );
 

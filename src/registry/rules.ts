@@ -6,9 +6,6 @@ export const TIMESTAMP_TOLERANCE_SECONDS = 600;
 /** A non-admin may not move a name within 28 days of its last transfer. */
 export const THROTTLE_SECONDS = 28 * 24 * 60 * 60;
 
-/** The server's own admin fid in the reference (its signer address is the registry's key). */
-export const SERVER_ADMIN_FID = 14045;
-
 // The reference's list (name-registry.md §3.5), less the four entries built from the brand word and
 // the client app's brand name, which the naming profile does not carry (add it with `reservedNames`).
 const RESERVED = `adidas amazon apple arbitrum barackobama bbc billgates binance bitcoin blockchain bmw cia cloud

@@ -1,3 +1,4 @@
+import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import type { Database } from "../storage/index.js";
@@ -134,9 +135,10 @@ export class RegistryService implements TransferFeed {
   /**
    * Records a registration (from 0), a transfer (admins) or an unregistration (to 0), or returns the
    * existing transfer for an identical registration replayed. Throws ValidationFailure with the
-   * reference's code for the first rule the request breaks.
+   * reference's code for the first rule the request breaks. `signed` runs once the request's
+   * signature has verified (the per-fid rate limit spends it then).
    */
-  async submitTransfer(request: TransferRequest): Promise<Transfer> {
+  async submitTransfer(request: TransferRequest, signed?: () => void): Promise<Transfer> {
     if (request.from === request.to) {
       throw new RegistryError(400, "from and to are the same fid: a transfer moves a name between two fids");
     }
@@ -148,11 +150,29 @@ export class RegistryService implements TransferFeed {
     const expectedSigner = adminSigner ?? (await this.authorise(request, requester, owner));
     if (!admin && this.options.reserved.has(request.name)) throw new ValidationFailure("USERNAME_RESERVED");
     const claim = { name: request.name, timestamp: request.timestamp, owner };
-    const serverSignature = await this.options.signer.countersign(claim, request.signature, expectedSigner);
-    if (serverSignature === undefined) throw new ValidationFailure("INVALID_SIGNATURE");
+    const adminTransfer =
+      admin && requester !== undefined
+        ? { ...claim, from: request.from, to: request.to, fid: requester }
+        : undefined;
+    const countersigned = await this.options.signer.countersign(
+      claim,
+      request.signature,
+      expectedSigner,
+      adminTransfer,
+    );
+    if (countersigned === undefined) throw new ValidationFailure("INVALID_SIGNATURE");
+    signed?.();
     if (!isValidFname(request.name)) throw new ValidationFailure("INVALID_USERNAME");
+    const { serverSignature, bound } = countersigned;
 
     const { transfer, inserted } = await this.commits.run(async (trx) => {
+      if (admin && (await adminSignatureUsed(trx, request, owner, bound))) {
+        throw new ValidationFailure(
+          "INVALID_SIGNATURE",
+          `this admin signature was already used for a transfer of ${request.name}; ` +
+            "an admin signature authorises one transfer",
+        );
+      }
       if (request.to !== 0) {
         const held = await store.nameOfFid(trx, request.to);
         if (held !== undefined) {
@@ -223,4 +243,23 @@ export class RegistryService implements TransferFeed {
       }
     }
   }
+}
+
+/**
+ * Whether an earlier transfer already used this admin signature. The plain claim (name, timestamp,
+ * owner) does not say which fids the name moves between, and every accepted admin transfer publishes
+ * it (as `user_signature`), so it may serve once: a claim the registry has recorded is spent,
+ * whatever the fids. A bound AdminTransfer is spent by the transfer it names.
+ */
+async function adminSignatureUsed(
+  trx: Kysely<RegistryTables>,
+  request: TransferRequest,
+  owner: Address,
+  bound: boolean,
+): Promise<boolean> {
+  const earlier = await store.transfersOfNameAt(trx, request.name, request.timestamp);
+  return earlier.some(
+    (transfer) =>
+      transfer.owner === owner && (!bound || (transfer.from === request.from && transfer.to === request.to)),
+  );
 }

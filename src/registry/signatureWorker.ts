@@ -4,6 +4,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { privateKeyToAccount } from "viem/accounts";
+import { verifyAdminTransfer } from "../protocol/eip712/adminTransfer.js";
 import { signUsernameProof, verifyUsernameProof } from "../protocol/eip712/usernameProof.js";
 import type { SignatureJob, SignatureResult, SignerSetup } from "./signatures.js";
 
@@ -14,11 +15,19 @@ const ccip = { verifyingContract: setup.ccipVerifyingContract };
 
 async function run(job: SignatureJob): Promise<SignatureResult> {
   if (job.kind === "ccip") {
-    return { id: job.id, signature: await signUsernameProof(account, setup.naming, job.claim, ccip) };
+    const signature = await signUsernameProof(account, setup.naming, job.claim, ccip);
+    return { id: job.id, signature, bound: false };
   }
-  const valid = await verifyUsernameProof(setup.naming, job.claim, job.signature, job.expectedSigner, proof);
-  if (!valid) return { id: job.id, signature: undefined };
-  return { id: job.id, signature: await signUsernameProof(account, setup.naming, job.claim, proof) };
+  const bound =
+    job.adminTransfer !== undefined &&
+    (await verifyAdminTransfer(job.adminTransfer, job.signature, job.expectedSigner, proof));
+  if (
+    !bound &&
+    !(await verifyUsernameProof(setup.naming, job.claim, job.signature, job.expectedSigner, proof))
+  ) {
+    return { id: job.id, signature: undefined, bound };
+  }
+  return { id: job.id, signature: await signUsernameProof(account, setup.naming, job.claim, proof), bound };
 }
 
 parentPort?.on("message", (job: SignatureJob) => {

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import type { AdminTransfer } from "../protocol/eip712/adminTransfer.js";
 import type { UsernameProofClaim } from "../protocol/eip712/usernameProof.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { siblingModule, spawnWorker } from "../workers.js";
@@ -15,12 +16,26 @@ export interface SignerSetup {
 }
 
 type Job =
-  | { kind: "countersign"; claim: UsernameProofClaim; signature: Hex; expectedSigner: Address }
+  | {
+      kind: "countersign";
+      claim: UsernameProofClaim;
+      signature: Hex;
+      expectedSigner: Address;
+      adminTransfer: AdminTransfer | undefined;
+    }
   | { kind: "ccip"; claim: UsernameProofClaim };
 
 export type SignatureJob = Job & { id: number };
 
-export type SignatureResult = { id: number; signature: Hex | undefined } | { id: number; error: string };
+export type SignatureResult =
+  { id: number; signature: Hex | undefined; bound: boolean } | { id: number; error: string };
+
+/** An accepted request's signature, countersigned. */
+export interface Countersigned {
+  serverSignature: Hex;
+  /** The request was signed as the AdminTransfer it asks for, rather than as the plain claim. */
+  bound: boolean;
+}
 
 /** The registry's EIP-712 key at work. */
 export interface ClaimSigner {
@@ -28,9 +43,15 @@ export interface ClaimSigner {
   readonly address: Address;
   /**
    * The server's signature of `claim` under the proof domain, if `signature` is `expectedSigner`'s
-   * signature of it (under either naming profile's domain); undefined if it is not.
+   * signature of `adminTransfer` (when given) or of `claim` (under either naming profile's domain);
+   * undefined if it is neither.
    */
-  countersign(claim: UsernameProofClaim, signature: Hex, expectedSigner: Address): Promise<Hex | undefined>;
+  countersign(
+    claim: UsernameProofClaim,
+    signature: Hex,
+    expectedSigner: Address,
+    adminTransfer?: AdminTransfer,
+  ): Promise<Countersigned | undefined>;
   /** A fresh server signature of `claim` under the CCIP-read gateway's domain. */
   signForCcip(claim: UsernameProofClaim): Promise<Hex>;
   close(): Promise<void>;
@@ -38,7 +59,7 @@ export interface ClaimSigner {
 
 interface Thread {
   worker: Worker;
-  pending: Map<number, { resolve(signature: Hex | undefined): void; reject(error: Error): void }>;
+  pending: Map<number, { resolve(result: Countersigned | undefined): void; reject(error: Error): void }>;
 }
 
 function spawn(setup: SignerSetup): Worker {
@@ -70,7 +91,7 @@ export function createClaimSigner(
       const job = thread.pending.get(result.id);
       thread.pending.delete(result.id);
       if ("error" in result) job?.reject(new Error(`signature thread failed: ${result.error}`));
-      else job?.resolve(result.signature);
+      else job?.resolve(result.signature && { serverSignature: result.signature, bound: result.bound });
     });
     thread.worker.on("error", fail);
     thread.worker.on("exit", (code) => fail(new Error(`signature thread exited with code ${code}`)));
@@ -88,7 +109,7 @@ export function createClaimSigner(
     return best!;
   }
 
-  function submit(job: Job): Promise<Hex | undefined> {
+  function submit(job: Job): Promise<Countersigned | undefined> {
     if (closed) return Promise.reject(new Error("the registry's signer is closed"));
     const thread = leastBusy();
     const id = nextId++;
@@ -102,12 +123,12 @@ export function createClaimSigner(
 
   return {
     address,
-    countersign: (claim, signature, expectedSigner) =>
-      submit({ kind: "countersign", claim, signature, expectedSigner }),
+    countersign: (claim, signature, expectedSigner, adminTransfer) =>
+      submit({ kind: "countersign", claim, signature, expectedSigner, adminTransfer }),
     async signForCcip(claim) {
-      const signature = await submit({ kind: "ccip", claim });
-      if (signature === undefined) throw new Error("signature thread returned no signature");
-      return signature;
+      const signed = await submit({ kind: "ccip", claim });
+      if (signed === undefined) throw new Error("signature thread returned no signature");
+      return signed.serverSignature;
     },
     async close() {
       closed = true;

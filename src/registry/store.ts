@@ -110,6 +110,22 @@ const latestOfNameQuery = compiledOnce<RegistryTables, Row>("registry.latestOfNa
     .limit(limit as number),
 );
 
+/** The name's transfers signed at `timestamp` (looked up by name, which is indexed; a name's history is short). */
+export async function transfersOfNameAt(db: Db, name: string, timestamp: number): Promise<Transfer[]> {
+  const rows = await transfersOfNameAtQuery(db, [name, timestamp]);
+  return rows.map(toTransfer);
+}
+
+const transfersOfNameAtQuery = compiledOnce<RegistryTables, Row>(
+  "registry.transfersOfNameAt",
+  (db, [name, timestamp]) =>
+    db
+      .selectFrom("registry_transfers")
+      .select(COLUMNS)
+      .where("username", "=", name as string)
+      .where("timestamp", "=", timestamp as number),
+);
+
 /** The newest transfer of all, by timestamp (the reference's "latest"), then id. */
 export async function latestOverall(db: Db): Promise<Transfer | undefined> {
   const row = await db

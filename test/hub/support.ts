@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from 
 import { createDevchain, type Devchain } from "../../src/devchain/index.js";
 import { createHub, type Hub, type HubOptions } from "../../src/hub/index.js";
 import { createLogger } from "../../src/http/index.js";
+import { signAdminTransfer } from "../../src/protocol/eip712/adminTransfer.js";
 import { usernameProofTypedData } from "../../src/protocol/eip712/usernameProof.js";
 import { NEUTRAL, type NamingProfile } from "../../src/protocol/naming.js";
 import { createRegistry, type Registry, type RegistryOptions } from "../../src/registry/index.js";
@@ -162,9 +163,12 @@ export async function transferName(
   signer: PrivateKeyAccount,
 ): Promise<void> {
   const timestamp = Math.floor(Date.now() / 1000);
-  const signature = await signer.signTypedData(
-    usernameProofTypedData(NEUTRAL, { name: request.name, timestamp, owner: request.owner }),
-  );
+  const claim = { name: request.name, timestamp, owner: request.owner };
+  // A user signs the plain claim; an admin (`fid` other than from and to) signs the move it asks for.
+  const signature =
+    request.fid === request.from || request.fid === request.to
+      ? await signer.signTypedData(usernameProofTypedData(NEUTRAL, claim))
+      : await signAdminTransfer(signer, { ...request, timestamp });
   const response = await stack.registry.app.inject({
     method: "POST",
     url: "/transfers",

@@ -7,7 +7,7 @@ import { NEUTRAL } from "../../src/protocol/naming.js";
 import { createRegistry } from "../../src/registry/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";
-import { Harness, failure, logger } from "./support.js";
+import { ADMIN_FID, Harness, failure, logger } from "./support.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -84,7 +84,12 @@ for (const engine of await testEngines()) {
       assert.equal((await h.post(byOperator)).status, 200);
       // Fid 14045 is not an admin unless configured; an admin fid without an address is none either.
       const other = await h.user();
-      const asServer = await h.body(other.account, { name: "viaserver", from: 0, to: other.fid, fid: 14045 });
+      const asServer = await h.body(other.account, {
+        name: "viaserver",
+        from: 0,
+        to: other.fid,
+        fid: ADMIN_FID,
+      });
       assert.deepEqual((await h.post(asServer)).body, failure("UNAUTHORIZED"));
       const asBlank = await h.body(other.account, { name: "viablank", from: 0, to: other.fid, fid: 78 });
       assert.deepEqual((await h.post(asBlank)).body, failure("UNAUTHORIZED"));
@@ -116,6 +121,14 @@ for (const engine of await testEngines()) {
       await assert.rejects(
         createRegistry({ ...options, adminFids: { [-1]: operator.address } }),
         /^Error: admin fid -1 is not a positive integer$/,
+      );
+      await assert.rejects(
+        createRegistry({ ...options, rateLimit: { perFidPerHour: 0, perIpPerHour: 600 } }),
+        /^Error: a rate limit must be a positive number of requests per hour, not 0$/,
+      );
+      await assert.rejects(
+        createRegistry({ ...options, ccipRateLimit: { perClientPerHour: Number.NaN } }),
+        /^Error: a rate limit must be a positive number of requests per hour, not NaN$/,
       );
       await assert.rejects(
         createRegistry({ ...options, ccipVerifyingContract: "0x12" }),

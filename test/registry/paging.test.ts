@@ -19,7 +19,7 @@ for (const engine of await testEngines()) {
     const ids = (transfers: Transfer[]) => transfers.map((t) => t.id);
 
     before(async () => {
-      await h.start();
+      await h.start(h.withAdmin);
       const base = h.now - 300;
       for (let i = 0; i < 104; i++) {
         const user = await h.user();
@@ -30,7 +30,12 @@ for (const engine of await testEngines()) {
       }
       // One fid-to-fid transfer (by the admin), so that a fid appears as `from` and as `to`.
       moved = await h.user();
-      const body = await h.body(h.server, { name: "p0", from: users[0]!.fid, to: moved.fid, fid: 14045 });
+      const body = await h.adminBody({
+        name: "p0",
+        from: users[0]!.fid,
+        to: moved.fid,
+        owner: moved.account.address,
+      });
       assert.equal((await h.post(body)).status, 200);
       all = [...(await list("")), ...(await list("?from_id=100"))];
       assert.equal(all.length, 105);

@@ -2,6 +2,7 @@ import type { Address, Hex, LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type Devchain, createDevchain } from "../../src/devchain/index.js";
 import { createLogger, listen } from "../../src/http/index.js";
+import { signAdminTransfer } from "../../src/protocol/eip712/adminTransfer.js";
 import { NEUTRAL, type NamingProfile } from "../../src/protocol/naming.js";
 import { type Registry, type RegistryOptions, createRegistry } from "../../src/registry/index.js";
 import type { TestEngine } from "../support/databases.js";
@@ -11,6 +12,9 @@ export const logger = createLogger("silent");
 /** The reference's username-proof domain, written out as a client would (not taken from castnet). */
 export const PROOF_CONTRACT: Address = "0xe3be01d99baa8db9905b33a3ca391238234b79d1";
 export const CCIP_CONTRACT: Address = "0x00000000000000000000000000000000000cc1b0";
+
+/** The reference's admin fid; castnet has no admin unless one is configured (`Harness.withAdmin`). */
+export const ADMIN_FID = 14045;
 
 const TYPES = {
   UserNameProof: [
@@ -51,6 +55,9 @@ export class Harness {
   clock = Math.floor(Date.now() / 1000) * 1000;
   readonly serverKey: Hex = generatePrivateKey();
   readonly server = privateKeyToAccount(this.serverKey);
+  /** The key of `ADMIN_FID`, a key of its own (the registry refuses the server key as an admin key). */
+  readonly admin = privateKeyToAccount(generatePrivateKey());
+  readonly withAdmin: Partial<RegistryOptions> = { adminFids: { [ADMIN_FID]: this.admin.address } };
   devchain!: Devchain;
   registry!: Registry;
   url!: string;
@@ -124,6 +131,18 @@ export class Harness {
       timestamp,
       signature,
     };
+  }
+
+  /** A POST /transfers body of `ADMIN_FID`, signed as the AdminTransfer it asks for. */
+  async adminBody(fields: {
+    name: string;
+    from: number;
+    to: number;
+    owner: Address;
+    timestamp?: number;
+  }): Promise<Record<string, unknown>> {
+    const request = { ...fields, fid: ADMIN_FID, timestamp: fields.timestamp ?? this.now };
+    return { ...request, signature: await signAdminTransfer(this.admin, request) };
   }
 
   register(user: User, name: string, timestamp?: number): Promise<HttpReply> {

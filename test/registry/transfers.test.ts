@@ -4,7 +4,7 @@ import { recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { REFERENCE } from "../../src/protocol/naming.js";
 import { testEngines } from "../support/databases.js";
-import { Harness, type User, failure, proofTypedData } from "./support.js";
+import { ADMIN_FID, Harness, type User, failure, proofTypedData } from "./support.js";
 
 const DAY = 24 * 60 * 60;
 const TRANSFER_KEYS = [
@@ -25,7 +25,7 @@ for (const engine of await testEngines()) {
     let bob: User;
 
     before(async () => {
-      await h.start();
+      await h.start(h.withAdmin);
       alice = await h.user();
       bob = await h.user();
     });
@@ -257,14 +257,21 @@ for (const engine of await testEngines()) {
     });
 
     describe("admins", () => {
-      const admin = () => h.server; // fid 14045 signs with the server key by default
+      // The reference's form: the admin key signs the plain claim (name, timestamp, owner).
+      const admin = () => h.admin;
 
       it("transfer a name between fids, without the throttle", async () => {
         const dave = await h.user();
         const erin = await h.user();
         assert.equal((await h.register(dave, "dave")).status, 200);
         const owner = erin.account.address;
-        const body = await h.body(admin(), { name: "dave", from: dave.fid, to: erin.fid, fid: 14045, owner });
+        const body = await h.body(admin(), {
+          name: "dave",
+          from: dave.fid,
+          to: erin.fid,
+          fid: ADMIN_FID,
+          owner,
+        });
         const reply = await h.post(body);
         assert.equal(reply.status, 200);
         const transfer = reply.body.transfer as Record<string, unknown>;
@@ -280,10 +287,15 @@ for (const engine of await testEngines()) {
         assert.equal((await h.get(`/transfers/current?fid=${dave.fid}`)).status, 404);
         // The previous holder cannot move it again.
         const nameless = await h.user();
-        const again = await h.body(admin(), { name: "dave", from: dave.fid, to: nameless.fid, fid: 14045 });
+        const again = await h.body(admin(), {
+          name: "dave",
+          from: dave.fid,
+          to: nameless.fid,
+          fid: ADMIN_FID,
+        });
         assert.deepEqual((await h.post(again)).body, failure("USERNAME_TAKEN"));
         // Nor can an admin give a second name to a fid.
-        const second = await h.body(admin(), { name: "dave", from: erin.fid, to: alice.fid, fid: 14045 });
+        const second = await h.body(admin(), { name: "dave", from: erin.fid, to: alice.fid, fid: ADMIN_FID });
         assert.deepEqual((await h.post(second)).body, failure("TOO_MANY_NAMES"));
       });
 
@@ -293,22 +305,22 @@ for (const engine of await testEngines()) {
           name: "google",
           from: 0,
           to: frank.fid,
-          fid: 14045,
+          fid: ADMIN_FID,
           owner: frank.account.address,
         });
         assert.equal((await h.post(body)).status, 200);
         const grace = await h.user();
-        const forged = await h.body(frank.account, { name: "apple", from: 0, to: grace.fid, fid: 14045 });
+        const forged = await h.body(frank.account, { name: "apple", from: 0, to: grace.fid, fid: ADMIN_FID });
         assert.deepEqual((await h.post(forged)).body, failure("INVALID_SIGNATURE"));
         const late = await h.body(admin(), {
           name: "apple",
           from: 0,
           to: grace.fid,
-          fid: 14045,
+          fid: ADMIN_FID,
           timestamp: h.now - 700,
         });
         assert.deepEqual((await h.post(late)).body, failure("INVALID_TIMESTAMP"));
-        const bad = await h.body(admin(), { name: "Apple", from: 0, to: grace.fid, fid: 14045 });
+        const bad = await h.body(admin(), { name: "Apple", from: 0, to: grace.fid, fid: ADMIN_FID });
         assert.deepEqual((await h.post(bad)).body, failure("INVALID_USERNAME"));
       });
     });
