@@ -12,7 +12,7 @@ import { MessageType, UserDataType, type Message, type MessageData } from "../pr
 import { UserNameType } from "../protocol/generated/username_proof.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
-import { decodeMessage, makeTsHash } from "../protocol/message.js";
+import { decodeSubmitted, makeTsHash } from "../protocol/message.js";
 import { bytesEqual } from "../protocol/hash.js";
 import { runCompiled } from "../storage/index.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
@@ -22,6 +22,7 @@ import type { FidRateLimit } from "./fidRateLimit.js";
 import { addressKey, nameKey, StoreType } from "./keys.js";
 import { loadStorage, requireStorage } from "./limits.js";
 import { activeSigners, isActiveSigner, signerId } from "./onchain.js";
+import { NameRecoveries } from "./nameRecovery.js";
 import { mergeMessage } from "./stores/crdt.js";
 import * as store from "./store.js";
 import { storeTypeOf } from "./stores/index.js";
@@ -39,6 +40,12 @@ export interface EngineHooks {
   /** Fetches the registry's transfers of a name the hub has no proof for yet. */
   recoverName(name: string): Promise<void>;
 }
+
+/**
+ * Largest encoded message accepted, whatever route it came by: link compact states carry up to
+ * 64 KiB of data, every other message a few kilobytes.
+ */
+export const MAX_MESSAGE_BYTES = 80 * 1024;
 
 /** Largest group of merges committed in one transaction. */
 const MAX_GROUP = 256;
@@ -78,6 +85,7 @@ export class Engine {
   #gathered: (() => void) | undefined;
   /** Committed groups waiting for their commit to be durable before they are answered. */
   readonly #unanswered = new Set<Promise<void>>();
+  readonly #recoveries = new NameRecoveries();
 
   constructor(
     private readonly core: HubCore,
@@ -95,7 +103,7 @@ export class Engine {
   async validate(bytes: Uint8Array): Promise<Accepted> {
     const { accepted, statelessError } = await this.prepare(bytes, true);
     const message = accepted.message;
-    const stateError = await this.#checkStateAfterSync(message);
+    const stateError = await this.#checkStateAfterCatchUp(message, statelessError === undefined);
     if (stateError !== undefined) throw stateError;
     if (statelessError !== undefined) throw statelessError;
     const data = message.data!;
@@ -106,9 +114,10 @@ export class Engine {
   }
 
   /**
-   * Decodes a message and runs what needs no lock: the network check, the username checks (which
-   * may fetch from the registry) and, in the verifier pool, the stateless checks. Whether the fid
-   * and its signer are known is checked under the fid's lock, in the merge transaction.
+   * Decodes a message into its stored form and runs what needs no lock: the network check, in the
+   * verifier pool the stateless checks, and the username checks (which may fetch from the registry,
+   * only for a message whose signature is good). Whether the fid and its signer are known is checked
+   * under the fid's lock, in the merge transaction.
    */
   async prepare(bytes: Uint8Array, forValidation = false): Promise<Prepared> {
     if (this.#closing) throw new HubError("unavailable", "the hub is shutting down");
@@ -121,8 +130,16 @@ export class Engine {
     }
   }
 
-  async #prepare(bytes: Uint8Array, forValidation: boolean): Promise<Prepared> {
-    const message = withBytes(decodeMessage(bytes).message, bytes);
+  async #prepare(received: Uint8Array, forValidation: boolean): Promise<Prepared> {
+    if (received.length > MAX_MESSAGE_BYTES) {
+      throw new HubError(
+        "bad_request.validation_failure",
+        `the message is ${received.length} bytes; a message may be at most ${MAX_MESSAGE_BYTES} bytes`,
+      );
+    }
+    const decoded = decodeSubmitted(received);
+    const bytes = decoded.bytes;
+    const message = withBytes(decoded.message, bytes);
     const stateless = this.verifier.validate(bytes, this.core.now());
     // Awaited below; if an earlier check fails first, its verdict is dropped.
     stateless.catch(() => undefined);
@@ -130,11 +147,11 @@ export class Engine {
     if (data === undefined) throw new HubError("bad_request.validation_failure", "message data is missing");
     const networkError = this.#checkNetwork(data);
     if (networkError !== undefined) throw networkError;
+    const statelessError = await stateless;
     if (needsNameCheck(data) && !forValidation) {
-      const error = await this.#checkStateAfterSync(message);
+      const error = await this.#checkStateAfterCatchUp(message, statelessError === undefined);
       if (error !== undefined) throw error;
     }
-    const statelessError = await stateless;
     if (statelessError === undefined && !forValidation && storeTypeOf(data.type) === undefined) {
       throw new HubError("bad_request.validation_failure", "invalid message type");
     }
@@ -152,12 +169,12 @@ export class Engine {
 
   /**
    * Queues a prepared message for the next group commit. A message refused because its fid or
-   * signer is unknown is tried once more after catching up with the chain: the key may have been
-   * mined a moment ago.
+   * signer is unknown is tried once more after catching up with the chain (the key may have been
+   * mined a moment ago), if its signature is good: an unsigned message costs no catch-up.
    */
   async commit(prepared: Prepared): Promise<Accepted> {
     let outcome = await this.#enqueue(prepared);
-    if (isAccountError(outcome)) {
+    if (isAccountError(outcome) && prepared.statelessError === undefined) {
       await this.hooks.syncChain();
       outcome = await this.#enqueue(prepared);
     }
@@ -290,16 +307,23 @@ export class Engine {
     );
   }
 
-  /** `#checkState`, once more after catching up with the chain if the fid or signer was unknown. */
-  async #checkStateAfterSync(message: Message): Promise<HubError | undefined> {
-    const error = await this.#checkState(message);
-    if (!isAccountError(error)) return error;
+  /**
+   * `#checkState`, once more after catching up with the chain if the fid or signer was unknown. Only
+   * a `signed` message (one that passed the stateless checks) may make the hub catch up with the
+   * chain or the registry; an unsigned one gets the verdict of the hub's state as it is.
+   */
+  async #checkStateAfterCatchUp(message: Message, signed: boolean): Promise<HubError | undefined> {
+    const error = await this.#checkState(message, signed);
+    if (!signed || !isAccountError(error)) return error;
     await this.hooks.syncChain();
-    return this.#checkState(message);
+    return this.#checkState(message, signed);
   }
 
-  /** Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. */
-  async #checkState(message: Message): Promise<HubError | undefined> {
+  /**
+   * Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. A
+   * name the hub holds no proof of is looked up at the registry if `mayRecover`, within the budget.
+   */
+  async #checkState(message: Message, mayRecover: boolean): Promise<HubError | undefined> {
     const data = message.data!;
     const db = this.core.database.db;
     const fid = await db.selectFrom("hub_fids").select("fid").where("fid", "=", data.fid).executeTakeFirst();
@@ -312,7 +336,12 @@ export class Engine {
       username.value !== ""
     ) {
       let error = await usernameError(db, data.fid, username.value);
-      if (error !== undefined && !username.value.endsWith(".eth")) {
+      if (
+        error !== undefined &&
+        mayRecover &&
+        !username.value.endsWith(".eth") &&
+        this.#recoveries.take(username.value, this.core.now())
+      ) {
         await this.hooks.recoverName(username.value);
         error = await usernameError(db, data.fid, username.value);
       }

@@ -2,11 +2,12 @@
  * Messages as they travel: decoding submitted bytes without losing the exact data bytes, building
  * and signing new ones, and the tsHash ordering key.
  */
+import { BinaryReader } from "@bufbuild/protobuf/wire";
 import { ed25519PublicKey, signEd25519 } from "./ed25519.js";
 import { encodeMessageData } from "./encodeMessageData.js";
 import { HubError } from "./errors.js";
 import { HashScheme, Message, MessageData, SignatureScheme } from "./generated/message.js";
-import { blake3_20 } from "./hash.js";
+import { blake3_20, bytesEqual } from "./hash.js";
 
 export interface DecodedMessage {
   message: Message;
@@ -33,6 +34,68 @@ export function decodeMessage(bytes: Uint8Array): DecodedMessage {
     throw new HubError("bad_request.parse_failure", "could not parse dataBytes as MessageData", { cause });
   }
   return { message, dataBytes: message.dataBytes };
+}
+
+/** Tag of each Message field by field number (1 data … 7 data_bytes), as the generated decoder expects it. */
+const FIELD_TAGS = [-1, 10, 18, 24, 34, 40, 50, 58] as const;
+const DATA = 1;
+const DATA_BYTES = 7;
+
+/**
+ * The form a message is stored and served in: its known fields once each (the last, as a decoder
+ * reads them), no unknown fields, and no `data` beside data_bytes unless it is the same bytes, so
+ * that nothing kept says anything the signature does not cover. Bytes already in that form (what
+ * clients send) are returned as they are; others are rebuilt from their fields' slices.
+ */
+export function canonicalMessageBytes(bytes: Uint8Array): Uint8Array {
+  const slices: (Uint8Array | undefined)[] = new Array(FIELD_TAGS.length);
+  let canonical = true;
+  const reader = new BinaryReader(bytes);
+  try {
+    while (reader.pos < reader.len) {
+      const start = reader.pos;
+      const tag = reader.uint32();
+      const field = tag >>> 3;
+      reader.skip(tag & 7, field);
+      if (FIELD_TAGS[field] !== tag) canonical = false;
+      else {
+        if (slices[field] !== undefined) canonical = false;
+        slices[field] = bytes.subarray(start, reader.pos);
+      }
+    }
+  } catch (cause) {
+    throw new HubError("bad_request.parse_failure", "could not parse Message", { cause });
+  }
+  const data = slices[DATA];
+  const dataBytes = slices[DATA_BYTES];
+  // Both slices hold their field's length and content after a one-byte tag.
+  if (data !== undefined && dataBytes !== undefined && !bytesEqual(data.subarray(1), dataBytes.subarray(1))) {
+    slices[DATA] = undefined;
+    canonical = false;
+  }
+  if (canonical) return bytes;
+  let length = 0;
+  for (const slice of slices) length += slice?.length ?? 0;
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const slice of slices) {
+    if (slice === undefined) continue;
+    out.set(slice, offset);
+    offset += slice.length;
+  }
+  return out;
+}
+
+/**
+ * A submitted message in its stored form (canonicalMessageBytes), decoded. A message that carries
+ * only `data` is encoded again: its hash covers the encoding of `data`, so anything else inside it
+ * is unsigned.
+ */
+export function decodeSubmitted(received: Uint8Array): DecodedMessage & { bytes: Uint8Array } {
+  const bytes = canonicalMessageBytes(received);
+  const decoded = decodeMessage(bytes);
+  if (decoded.dataBytes !== undefined || decoded.message.data === undefined) return { ...decoded, bytes };
+  return { ...decoded, bytes: encodeMessage(decoded.message) };
 }
 
 export function encodeMessage(message: Message): Uint8Array {

@@ -112,7 +112,10 @@ for (const engine of await testEngines()) {
         entries.slice(0, 300).map((e) => e.message),
         ghosts.map((_, i) => `name ghost${i} is not registered`),
       );
-      assert.deepEqual(new Set(entries.slice(300).map((e) => e.errCode)), new Set(["bad_request.unknown_fid"]));
+      assert.deepEqual(
+        new Set(entries.slice(300).map((e) => e.errCode)),
+        new Set(["bad_request.unknown_fid"]),
+      );
       assert.deepEqual(lookups, []);
       assert.equal(chain.reads, reads);
     });
@@ -133,7 +136,9 @@ for (const engine of await testEngines()) {
       const many = await Promise.all(Array.from({ length: 40 }, (_, i) => username(alice, `missing${i}`)));
       const response = await post(hub, "/v1/submitBulkMessages", bulk(many));
       assert.equal(response.status, 200);
-      assert.ok((response.body.messages as Json[]).every((e) => e.errCode === "bad_request.validation_failure"));
+      assert.ok(
+        (response.body.messages as Json[]).every((e) => e.errCode === "bad_request.validation_failure"),
+      );
       assert.equal(lookups.length, NAME_RECOVERIES_PER_SECOND);
     });
 
@@ -161,22 +166,28 @@ for (const engine of await testEngines()) {
       }
     });
 
-    it("answers every submit when a verifier thread dies, and verifies later ones", { timeout: 60_000 }, async () => {
-      const pool = new WorkerPool(2, NEUTRAL);
-      const pooled = await stack.startHub({ verifier: pool });
-      const warm = await post(pooled, "/v1/submitMessage", encode(await castAdd(alice, "warm")));
-      assert.equal(warm.status, 200);
-      const casts = await Promise.all(Array.from({ length: 200 }, (_, i) => castAdd(alice, `in flight ${i}`)));
-      const inFlight = casts.map((cast) => post(pooled, "/v1/submitMessage", encode(cast)));
-      await new Promise((resolve) => setTimeout(resolve, 10));
-      await pool.threads[0]!.terminate();
-      const statuses = (await Promise.all(inFlight)).map((r) => r.status);
-      assert.deepEqual(new Set(statuses), new Set([200]));
+    it(
+      "answers every submit when a verifier thread dies, and verifies later ones",
+      { timeout: 60_000 },
+      async () => {
+        const pool = new WorkerPool(2, NEUTRAL);
+        const pooled = await stack.startHub({ verifier: pool });
+        const warm = await post(pooled, "/v1/submitMessage", encode(await castAdd(alice, "warm")));
+        assert.equal(warm.status, 200);
+        const casts = await Promise.all(
+          Array.from({ length: 200 }, (_, i) => castAdd(alice, `in flight ${i}`)),
+        );
+        const inFlight = casts.map((cast) => post(pooled, "/v1/submitMessage", encode(cast)));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await pool.threads[0]!.terminate();
+        const statuses = (await Promise.all(inFlight)).map((r) => r.status);
+        assert.deepEqual(new Set(statuses), new Set([200]));
 
-      for (const thread of pool.threads) await thread.terminate();
-      const later = await post(pooled, "/v1/submitMessage", encode(await castAdd(alice, "later")));
-      assert.equal(later.status, 200, JSON.stringify(later.body));
-    });
+        for (const thread of [...pool.threads]) await thread.terminate();
+        const later = await post(pooled, "/v1/submitMessage", encode(await castAdd(alice, "later")));
+        assert.equal(later.status, 200, JSON.stringify(later.body));
+      },
+    );
   });
 }
 
@@ -197,7 +208,9 @@ describe("hub RPC auth compare", () => {
       ["wrong", "secret"],
       ["wrong", "wrong"],
     ] as const) {
-      await assert.rejects(attempt(user, password), { message: "authentication failed: invalid username or password" });
+      await assert.rejects(attempt(user, password), {
+        message: "authentication failed: invalid username or password",
+      });
     }
   });
 });
