@@ -6,29 +6,25 @@
  * result. A message is acknowledged only once its transaction has committed and is durable; the
  * next group commits while the disk catches up with the previous one.
  */
-import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { MessageType, UserDataType, type Message, type MessageData } from "../protocol/generated/message.js";
-import { UserNameType } from "../protocol/generated/username_proof.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
 import { decodeSubmitted, makeTsHash } from "../protocol/message.js";
-import { bytesEqual } from "../protocol/hash.js";
 import { runCompiled } from "../storage/index.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
 import type { FidRateLimit } from "./fidRateLimit.js";
-import { addressKey, nameKey, StoreType } from "./keys.js";
+import { addressKey, nameKey } from "./keys.js";
 import { loadStorage, requireStorage } from "./limits.js";
 import { activeSigners, isActiveSigner, signerId } from "./onchain.js";
 import { NameRecoveries } from "./nameRecovery.js";
 import { mergeMessage } from "./stores/crdt.js";
-import * as store from "./store.js";
 import { storeTypeOf } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
-import type { HubTables } from "./tables.js";
 import { fidLock, nameLock } from "./locks.js";
+import { nameServiceProofError, usernameError } from "./nameChecks.js";
 import type { Verifier } from "./verify.js";
 
 /** A message that passed every check before its merge, with its JSON rendered once. */
@@ -68,8 +64,6 @@ interface Waiting {
 function hex(bytes: Uint8Array): string {
   return "0x" + Buffer.from(bytes).toString("hex");
 }
-
-const utf8Encoder = new TextEncoder();
 
 function isAccountError(error: HubError | undefined): boolean {
   return error?.errCode === "bad_request.unknown_fid" || error?.errCode === "bad_request.unknown_signer";
@@ -377,56 +371,4 @@ function locksOf(data: MessageData): bigint[] {
   }
   if (data.usernameProofBody !== undefined) locks.push(nameLock(nameKey(data.usernameProofBody.name)));
   return locks;
-}
-
-/**
- * A USERNAME value must name a proof held by the message's fid (protocol-rules.md §3 step 5): an
- * fname proof from the registry, or for ".eth" (ENS) names a USERNAME_PROOF message.
- */
-async function usernameError(
-  db: Kysely<HubTables>,
-  fid: number,
-  name: string,
-): Promise<HubError | undefined> {
-  const owner = name.endsWith(".eth")
-    ? (await store.usernameProofByName(db, nameKey(utf8Encoder.encode(name))))?.fid
-    : (await store.fnameProof(db, name))?.fid;
-  if (owner === undefined)
-    return new HubError("bad_request.validation_failure", `name ${name} is not registered`);
-  if (owner !== fid)
-    return new HubError("bad_request.validation_failure", `fid ${owner} does not match message fid ${fid}`);
-  return undefined;
-}
-
-/**
- * Name-service (ENS, basename) proofs: the reference resolves the name on layer 1 and requires the owner to be the
- * fid's custody address or one it has verified. castnet has no layer-1 chain to resolve against, so
- * it keeps the second half: the proof's owner must be the custody address or a verified address.
- */
-async function nameServiceProofError(
-  db: Kysely<HubTables>,
-  data: MessageData,
-): Promise<HubError | undefined> {
-  const proof = data.usernameProofBody!;
-  if (
-    proof.type !== UserNameType.USERNAME_TYPE_NAMESERVICE_L1 &&
-    proof.type !== UserNameType.USERNAME_TYPE_BASENAME
-  ) {
-    return undefined;
-  }
-  const custody = await db
-    .selectFrom("hub_fids")
-    .select("custody")
-    .where("fid", "=", data.fid)
-    .executeTakeFirst();
-  if (custody !== undefined && bytesEqual(custody.custody, proof.owner)) return undefined;
-  const verified = await store.messageBySetKey(
-    db,
-    data.fid,
-    StoreType.VERIFICATIONS,
-    proof.owner,
-    MessageType.VERIFICATION_ADD_ETH_ADDRESS,
-  );
-  if (verified !== undefined) return undefined;
-  return new HubError("bad_request.validation_failure", `ens name does not belong to fid: ${data.fid}`);
 }
