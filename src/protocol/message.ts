@@ -7,7 +7,7 @@ import { ed25519PublicKey, signEd25519 } from "./ed25519.js";
 import { encodeMessageData } from "./encodeMessageData.js";
 import { HubError } from "./errors.js";
 import { HashScheme, Message, MessageData, SignatureScheme } from "./generated/message.js";
-import { blake3_20, bytesEqual } from "./hash.js";
+import { blake3_20 } from "./hash.js";
 
 export interface DecodedMessage {
   message: Message;
@@ -48,7 +48,9 @@ const DATA_BYTES = 7;
  * clients send) are returned as they are; others are rebuilt from their fields' slices.
  */
 export function canonicalMessageBytes(bytes: Uint8Array): Uint8Array {
-  const slices: (Uint8Array | undefined)[] = new Array(FIELD_TAGS.length);
+  // Where the last occurrence of each field starts and ends; -1: absent.
+  const starts = [-1, -1, -1, -1, -1, -1, -1, -1];
+  const ends = [-1, -1, -1, -1, -1, -1, -1, -1];
   let canonical = true;
   const reader = new BinaryReader(bytes);
   try {
@@ -56,34 +58,48 @@ export function canonicalMessageBytes(bytes: Uint8Array): Uint8Array {
       const start = reader.pos;
       const tag = reader.uint32();
       const field = tag >>> 3;
-      reader.skip(tag & 7, field);
+      if ((tag & 7) === 2) {
+        // Skipped by hand: the reader's skip would allocate a view of the field.
+        const length = reader.uint32();
+        reader.pos += length;
+        if (reader.pos > reader.len) throw new RangeError("premature end of the message");
+      } else reader.skip(tag & 7, field);
       if (FIELD_TAGS[field] !== tag) canonical = false;
       else {
-        if (slices[field] !== undefined) canonical = false;
-        slices[field] = bytes.subarray(start, reader.pos);
+        if (starts[field] !== -1) canonical = false;
+        starts[field] = start;
+        ends[field] = reader.pos;
       }
     }
   } catch (cause) {
     throw new HubError("bad_request.parse_failure", "could not parse Message", { cause });
   }
-  const data = slices[DATA];
-  const dataBytes = slices[DATA_BYTES];
-  // Both slices hold their field's length and content after a one-byte tag.
-  if (data !== undefined && dataBytes !== undefined && !bytesEqual(data.subarray(1), dataBytes.subarray(1))) {
-    slices[DATA] = undefined;
+  if (starts[DATA] !== -1 && starts[DATA_BYTES] !== -1 && !sameField(bytes, starts, ends)) {
+    starts[DATA] = -1;
     canonical = false;
   }
   if (canonical) return bytes;
   let length = 0;
-  for (const slice of slices) length += slice?.length ?? 0;
-  const out = new Uint8Array(length);
+  for (let field = 1; field < starts.length; field++) {
+    if (starts[field] !== -1) length += ends[field]! - starts[field]!;
+  }
+  const source = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const out = Buffer.allocUnsafe(length);
   let offset = 0;
-  for (const slice of slices) {
-    if (slice === undefined) continue;
-    out.set(slice, offset);
-    offset += slice.length;
+  for (let field = 1; field < starts.length; field++) {
+    if (starts[field] !== -1) offset += source.copy(out, offset, starts[field], ends[field]);
   }
   return out;
+}
+
+/** Whether `data` and data_bytes hold the same bytes (after their one-byte tags: length, content). */
+function sameField(bytes: Uint8Array, starts: number[], ends: number[]): boolean {
+  const a = starts[DATA]! + 1;
+  const b = starts[DATA_BYTES]! + 1;
+  const length = ends[DATA]! - a;
+  if (ends[DATA_BYTES]! - b !== length) return false;
+  for (let i = 0; i < length; i++) if (bytes[a + i] !== bytes[b + i]) return false;
+  return true;
 }
 
 /**
