@@ -6,28 +6,25 @@
  * result. A message is acknowledged only once its transaction has committed and is durable; the
  * next group commits while the disk catches up with the previous one.
  */
-import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { MessageType, UserDataType, type Message, type MessageData } from "../protocol/generated/message.js";
-import { UserNameType } from "../protocol/generated/username_proof.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
-import { decodeMessage, makeTsHash } from "../protocol/message.js";
-import { bytesEqual } from "../protocol/hash.js";
+import { decodeSubmitted, makeTsHash } from "../protocol/message.js";
 import { runCompiled } from "../storage/index.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
 import type { FidRateLimit } from "./fidRateLimit.js";
-import { addressKey, nameKey, StoreType } from "./keys.js";
+import { addressKey, nameKey } from "./keys.js";
 import { loadStorage, requireStorage } from "./limits.js";
 import { activeSigners, isActiveSigner, signerId } from "./onchain.js";
+import { NameRecoveries } from "./nameRecovery.js";
 import { mergeMessage } from "./stores/crdt.js";
-import * as store from "./store.js";
 import { storeTypeOf } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
-import type { HubTables } from "./tables.js";
 import { fidLock, nameLock } from "./locks.js";
+import { nameServiceProofError, usernameError } from "./nameChecks.js";
 import type { Verifier } from "./verify.js";
 
 /** A message that passed every check before its merge, with its JSON rendered once. */
@@ -39,6 +36,12 @@ export interface EngineHooks {
   /** Fetches the registry's transfers of a name the hub has no proof for yet. */
   recoverName(name: string): Promise<void>;
 }
+
+/**
+ * Largest encoded message accepted, whatever route it came by: link compact states carry up to
+ * 64 KiB of data, every other message a few kilobytes.
+ */
+export const MAX_MESSAGE_BYTES = 80 * 1024;
 
 /** Largest group of merges committed in one transaction. */
 const MAX_GROUP = 256;
@@ -62,8 +65,6 @@ function hex(bytes: Uint8Array): string {
   return "0x" + Buffer.from(bytes).toString("hex");
 }
 
-const utf8Encoder = new TextEncoder();
-
 function isAccountError(error: HubError | undefined): boolean {
   return error?.errCode === "bad_request.unknown_fid" || error?.errCode === "bad_request.unknown_signer";
 }
@@ -78,6 +79,7 @@ export class Engine {
   #gathered: (() => void) | undefined;
   /** Committed groups waiting for their commit to be durable before they are answered. */
   readonly #unanswered = new Set<Promise<void>>();
+  readonly #recoveries = new NameRecoveries();
 
   constructor(
     private readonly core: HubCore,
@@ -95,7 +97,7 @@ export class Engine {
   async validate(bytes: Uint8Array): Promise<Accepted> {
     const { accepted, statelessError } = await this.prepare(bytes, true);
     const message = accepted.message;
-    const stateError = await this.#checkStateAfterSync(message);
+    const stateError = await this.#checkStateAfterCatchUp(message, statelessError === undefined);
     if (stateError !== undefined) throw stateError;
     if (statelessError !== undefined) throw statelessError;
     const data = message.data!;
@@ -106,9 +108,10 @@ export class Engine {
   }
 
   /**
-   * Decodes a message and runs what needs no lock: the network check, the username checks (which
-   * may fetch from the registry) and, in the verifier pool, the stateless checks. Whether the fid
-   * and its signer are known is checked under the fid's lock, in the merge transaction.
+   * Decodes a message into its stored form and runs what needs no lock: the network check, in the
+   * verifier pool the stateless checks, and the username checks (which may fetch from the registry,
+   * only for a message whose signature is good). Whether the fid and its signer are known is checked
+   * under the fid's lock, in the merge transaction.
    */
   async prepare(bytes: Uint8Array, forValidation = false): Promise<Prepared> {
     if (this.#closing) throw new HubError("unavailable", "the hub is shutting down");
@@ -121,8 +124,16 @@ export class Engine {
     }
   }
 
-  async #prepare(bytes: Uint8Array, forValidation: boolean): Promise<Prepared> {
-    const message = withBytes(decodeMessage(bytes).message, bytes);
+  async #prepare(received: Uint8Array, forValidation: boolean): Promise<Prepared> {
+    if (received.length > MAX_MESSAGE_BYTES) {
+      throw new HubError(
+        "bad_request.validation_failure",
+        `the message is ${received.length} bytes; a message may be at most ${MAX_MESSAGE_BYTES} bytes`,
+      );
+    }
+    const decoded = decodeSubmitted(received);
+    const bytes = decoded.bytes;
+    const message = withBytes(decoded.message, bytes);
     const stateless = this.verifier.validate(bytes, this.core.now());
     // Awaited below; if an earlier check fails first, its verdict is dropped.
     stateless.catch(() => undefined);
@@ -130,11 +141,11 @@ export class Engine {
     if (data === undefined) throw new HubError("bad_request.validation_failure", "message data is missing");
     const networkError = this.#checkNetwork(data);
     if (networkError !== undefined) throw networkError;
+    const statelessError = await stateless;
     if (needsNameCheck(data) && !forValidation) {
-      const error = await this.#checkStateAfterSync(message);
+      const error = await this.#checkStateAfterCatchUp(message, statelessError === undefined);
       if (error !== undefined) throw error;
     }
-    const statelessError = await stateless;
     if (statelessError === undefined && !forValidation && storeTypeOf(data.type) === undefined) {
       throw new HubError("bad_request.validation_failure", "invalid message type");
     }
@@ -152,12 +163,12 @@ export class Engine {
 
   /**
    * Queues a prepared message for the next group commit. A message refused because its fid or
-   * signer is unknown is tried once more after catching up with the chain: the key may have been
-   * mined a moment ago.
+   * signer is unknown is tried once more after catching up with the chain (the key may have been
+   * mined a moment ago), if its signature is good: an unsigned message costs no catch-up.
    */
   async commit(prepared: Prepared): Promise<Accepted> {
     let outcome = await this.#enqueue(prepared);
-    if (isAccountError(outcome)) {
+    if (isAccountError(outcome) && prepared.statelessError === undefined) {
       await this.hooks.syncChain();
       outcome = await this.#enqueue(prepared);
     }
@@ -290,16 +301,23 @@ export class Engine {
     );
   }
 
-  /** `#checkState`, once more after catching up with the chain if the fid or signer was unknown. */
-  async #checkStateAfterSync(message: Message): Promise<HubError | undefined> {
-    const error = await this.#checkState(message);
-    if (!isAccountError(error)) return error;
+  /**
+   * `#checkState`, once more after catching up with the chain if the fid or signer was unknown. Only
+   * a `signed` message (one that passed the stateless checks) may make the hub catch up with the
+   * chain or the registry; an unsigned one gets the verdict of the hub's state as it is.
+   */
+  async #checkStateAfterCatchUp(message: Message, signed: boolean): Promise<HubError | undefined> {
+    const error = await this.#checkState(message, signed);
+    if (!signed || !isAccountError(error)) return error;
     await this.hooks.syncChain();
-    return this.#checkState(message);
+    return this.#checkState(message, signed);
   }
 
-  /** Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. */
-  async #checkState(message: Message): Promise<HubError | undefined> {
+  /**
+   * Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. A
+   * name the hub holds no proof of is looked up at the registry if `mayRecover`, within the budget.
+   */
+  async #checkState(message: Message, mayRecover: boolean): Promise<HubError | undefined> {
     const data = message.data!;
     const db = this.core.database.db;
     const fid = await db.selectFrom("hub_fids").select("fid").where("fid", "=", data.fid).executeTakeFirst();
@@ -312,7 +330,12 @@ export class Engine {
       username.value !== ""
     ) {
       let error = await usernameError(db, data.fid, username.value);
-      if (error !== undefined && !username.value.endsWith(".eth")) {
+      if (
+        error !== undefined &&
+        mayRecover &&
+        !username.value.endsWith(".eth") &&
+        this.#recoveries.take(username.value, this.core.now())
+      ) {
         await this.hooks.recoverName(username.value);
         error = await usernameError(db, data.fid, username.value);
       }
@@ -348,56 +371,4 @@ function locksOf(data: MessageData): bigint[] {
   }
   if (data.usernameProofBody !== undefined) locks.push(nameLock(nameKey(data.usernameProofBody.name)));
   return locks;
-}
-
-/**
- * A USERNAME value must name a proof held by the message's fid (protocol-rules.md §3 step 5): an
- * fname proof from the registry, or for ".eth" (ENS) names a USERNAME_PROOF message.
- */
-async function usernameError(
-  db: Kysely<HubTables>,
-  fid: number,
-  name: string,
-): Promise<HubError | undefined> {
-  const owner = name.endsWith(".eth")
-    ? (await store.usernameProofByName(db, nameKey(utf8Encoder.encode(name))))?.fid
-    : (await store.fnameProof(db, name))?.fid;
-  if (owner === undefined)
-    return new HubError("bad_request.validation_failure", `name ${name} is not registered`);
-  if (owner !== fid)
-    return new HubError("bad_request.validation_failure", `fid ${owner} does not match message fid ${fid}`);
-  return undefined;
-}
-
-/**
- * Name-service (ENS, basename) proofs: the reference resolves the name on layer 1 and requires the owner to be the
- * fid's custody address or one it has verified. castnet has no layer-1 chain to resolve against, so
- * it keeps the second half: the proof's owner must be the custody address or a verified address.
- */
-async function nameServiceProofError(
-  db: Kysely<HubTables>,
-  data: MessageData,
-): Promise<HubError | undefined> {
-  const proof = data.usernameProofBody!;
-  if (
-    proof.type !== UserNameType.USERNAME_TYPE_NAMESERVICE_L1 &&
-    proof.type !== UserNameType.USERNAME_TYPE_BASENAME
-  ) {
-    return undefined;
-  }
-  const custody = await db
-    .selectFrom("hub_fids")
-    .select("custody")
-    .where("fid", "=", data.fid)
-    .executeTakeFirst();
-  if (custody !== undefined && bytesEqual(custody.custody, proof.owner)) return undefined;
-  const verified = await store.messageBySetKey(
-    db,
-    data.fid,
-    StoreType.VERIFICATIONS,
-    proof.owner,
-    MessageType.VERIFICATION_ADD_ETH_ADDRESS,
-  );
-  if (verified !== undefined) return undefined;
-  return new HubError("bad_request.validation_failure", `ens name does not belong to fid: ${data.fid}`);
 }

@@ -7,7 +7,7 @@
 import { type Kysely, sql } from "kysely";
 import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import { HubEvent } from "../protocol/generated/hub_event.js";
-import { Message } from "../protocol/generated/message.js";
+import { Message, MessageData } from "../protocol/generated/message.js";
 import { PROTOCOL_EPOCH_MS } from "../protocol/time.js";
 import { runCompiled } from "../storage/index.js";
 import type { MergeContext, PendingEvent } from "./context.js";
@@ -112,6 +112,28 @@ export async function commitEvents(ctx: MergeContext): Promise<number> {
   return rows.length;
 }
 
+/**
+ * An event as stored, its messages' `data` decoded from their data_bytes wherever they carry them:
+ * a message is stored without a `data` that differs from its signed bytes, and events written
+ * before that rule may still hold one.
+ */
+function decodeEvent(bytes: Uint8Array): HubEvent {
+  const event = HubEvent.decode(bytes);
+  const proof = event.mergeUsernameProofBody;
+  const messages = [
+    event.mergeMessageBody?.message,
+    ...(event.mergeMessageBody?.deletedMessages ?? []),
+    event.pruneMessageBody?.message,
+    event.revokeMessageBody?.message,
+    proof?.usernameProofMessage,
+    proof?.deletedUsernameProofMessage,
+  ];
+  for (const message of messages) {
+    if (message?.dataBytes !== undefined) message.data = MessageData.decode(message.dataBytes);
+  }
+  return event;
+}
+
 export async function eventsFrom(db: Kysely<HubTables>, fromId: number, limit: number): Promise<HubEvent[]> {
   const rows = await db
     .selectFrom("hub_events")
@@ -120,12 +142,12 @@ export async function eventsFrom(db: Kysely<HubTables>, fromId: number, limit: n
     .orderBy("id")
     .limit(limit)
     .execute();
-  return rows.map((row) => HubEvent.decode(row.event));
+  return rows.map((row) => decodeEvent(row.event));
 }
 
 export async function eventById(db: Kysely<HubTables>, id: number): Promise<HubEvent | undefined> {
   const row = await db.selectFrom("hub_events").select("event").where("id", "=", id).executeTakeFirst();
-  return row === undefined ? undefined : HubEvent.decode(row.event);
+  return row === undefined ? undefined : decodeEvent(row.event);
 }
 
 export async function newestEventId(db: Kysely<HubTables>): Promise<number | undefined> {

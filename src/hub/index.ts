@@ -22,7 +22,7 @@ import { hubRoutes } from "./routes/index.js";
 import { HubService } from "./service.js";
 import { readState } from "./state.js";
 import type { HubTables } from "./tables.js";
-import { createVerifier } from "./verify.js";
+import { createVerifier, type Verifier } from "./verify.js";
 
 export interface HubOptions {
   database: DatabaseConfig;
@@ -39,6 +39,8 @@ export interface HubOptions {
   now?: () => number;
   /** Threads that verify signatures; default one per core, 0 verifies on the main thread. */
   verifyWorkers?: number;
+  /** A verifier to use instead of starting one from verifyWorkers (tests); the hub closes it. */
+  verifier?: Verifier;
   /** Merges a fid may make per storage unit per 24 hours (protocol-rules.md §3 step 10); default 10,080. */
   mergesPerUnit?: number;
 }
@@ -99,7 +101,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     logger: options.logger.child({ part: "hub" }),
     bus: new EventBus(),
   };
-  const verifier = createVerifier(options.verifyWorkers, options.naming);
+  const verifier = options.verifier ?? createVerifier(options.verifyWorkers, options.naming);
   const chain = new ChainFollower(core, options.chain);
   const names = new NameFollower(core, options.registry);
   const engine = new Engine(

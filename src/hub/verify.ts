@@ -111,57 +111,119 @@ function spawn(profile: NamingProfile): Worker {
 }
 
 interface Waiting {
+  request: VerifyRequest;
+  /** Workers that died holding this request. */
+  losses: number;
   resolve(error: HubError | undefined): void;
   reject(error: Error): void;
+}
+
+/** Workers a request may lose before it is answered "unavailable" rather than tried again. */
+const MAX_LOSSES = 2;
+/** Workers in a row that may die before they are ready before the pool stops starting new ones. */
+const MAX_FAILED_STARTS = 3;
+
+function unavailable(reason: string): HubError {
+  return new HubError("unavailable", `the message could not be verified: ${reason}`);
 }
 
 /**
  * Each worker has at most one batch in flight: requests that arrive while every worker is busy wait
  * and leave together as the next batch, so that batches grow with the load and the cost of waking
- * a thread is shared by many messages.
+ * a thread is shared by many messages. A worker that dies is replaced, and the requests it held are
+ * tried again on another; if workers die as they start, the pool gives up and answers every request
+ * "unavailable" rather than keep them waiting.
  */
-class WorkerPool implements Verifier {
-  readonly #workers: Worker[];
+export class WorkerPool implements Verifier {
+  readonly #workers: Worker[] = [];
   readonly #idle: Worker[] = [];
+  /** The batch each busy worker holds, by request id. */
+  readonly #held = new Map<Worker, number[]>();
   readonly #waiting = new Map<number, Waiting>();
   #queue: VerifyRequest[] = [];
   #nextId = 1;
   #scheduled = false;
+  #failedStarts = 0;
+  #closed = false;
 
-  constructor(count: number, profile: NamingProfile) {
-    this.#workers = Array.from({ length: count }, () => {
-      const worker = spawn(profile);
-      worker.on("message", (reply: VerifyReply | "ready") => {
-        if (reply !== "ready") {
-          for (const id of reply.passed) this.#settle(id, undefined);
-          for (const verdict of reply.failed) this.#settle(verdict.id, toError(verdict));
-        }
-        this.#idle.push(worker);
-        if (this.#queue.length > 0) this.#flush();
-        else if (this.#waiting.size === 0) for (const w of this.#workers) w.unref();
-      });
-      worker.on("error", (error) => this.#failAll(error));
-      worker.unref();
-      return worker;
-    });
+  constructor(
+    count: number,
+    private readonly profile: NamingProfile,
+  ) {
+    for (let i = 0; i < count; i++) this.#start();
+  }
+
+  /** The running workers (tests stop one to see the pool recover). */
+  get threads(): readonly Worker[] {
+    return this.#workers;
   }
 
   validate(bytes: Uint8Array, now: number): Promise<HubError | undefined> {
+    if (this.#workers.length === 0) return Promise.resolve(unavailable("no verifier thread is running"));
     const id = this.#nextId++;
     // Idle workers do not keep the process alive; busy ones do, until their answers arrive.
     if (this.#waiting.size === 0) for (const worker of this.#workers) worker.ref();
     return new Promise((resolve, reject) => {
-      this.#waiting.set(id, { resolve, reject });
-      this.#queue.push({ id, bytes, now });
-      // Sent on the next turn of the event loop, so that everything that arrives in this turn
-      // travels together.
-      if (!this.#scheduled && this.#idle.length > 0) {
-        this.#scheduled = true;
-        setImmediate(() => {
-          this.#scheduled = false;
-          this.#flush();
-        });
+      const request = { id, bytes, now };
+      this.#waiting.set(id, { request, losses: 0, resolve, reject });
+      this.#queue.push(request);
+      this.#schedule();
+    });
+  }
+
+  #start(): void {
+    const worker = spawn(this.profile);
+    let ready = false;
+    worker.on("message", (reply: VerifyReply | "ready") => {
+      this.#held.delete(worker);
+      if (reply === "ready") {
+        ready = true;
+        this.#failedStarts = 0;
+      } else {
+        for (const id of reply.passed) this.#settle(id, undefined);
+        for (const verdict of reply.failed) this.#settle(verdict.id, toError(verdict));
       }
+      this.#idle.push(worker);
+      if (this.#queue.length > 0) this.#flush();
+      else if (this.#waiting.size === 0) for (const w of this.#workers) w.unref();
+    });
+    // An "error" is followed by "exit": the exit alone accounts for the worker's end.
+    worker.on("error", () => undefined);
+    worker.on("exit", () => this.#lost(worker, ready));
+    worker.unref();
+    this.#workers.push(worker);
+  }
+
+  /** A worker ended: its requests are queued again (or refused after MAX_LOSSES), and it is replaced. */
+  #lost(worker: Worker, wasReady: boolean): void {
+    remove(this.#workers, worker);
+    remove(this.#idle, worker);
+    const held = this.#held.get(worker) ?? [];
+    this.#held.delete(worker);
+    if (this.#closed) return;
+    for (const id of held) {
+      const waiting = this.#waiting.get(id);
+      if (waiting === undefined) continue;
+      if (++waiting.losses >= MAX_LOSSES) this.#settle(id, unavailable("its verifier thread failed"));
+      else this.#queue.push(waiting.request);
+    }
+    if (!wasReady) this.#failedStarts++;
+    if (this.#failedStarts < MAX_FAILED_STARTS) this.#start();
+    if (this.#workers.length === 0) {
+      for (const id of [...this.#waiting.keys()])
+        this.#settle(id, unavailable("no verifier thread is running"));
+      this.#queue = [];
+    }
+    this.#schedule();
+  }
+
+  /** Sends the queue on the next turn of the event loop, so that everything arriving in this turn travels together. */
+  #schedule(): void {
+    if (this.#scheduled || this.#idle.length === 0 || this.#queue.length === 0) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#flush();
     });
   }
 
@@ -179,26 +241,34 @@ class WorkerPool implements Verifier {
     this.#queue = [];
     const share = Math.ceil(queue.length / idle);
     for (let i = 0; i < queue.length; i += share) {
-      const batch = packBatch(queue.slice(i, i + share));
+      const requests = queue.slice(i, i + share);
+      const batch = packBatch(requests);
       const buffers = [
         batch.bytes.buffer,
         batch.ends.buffer,
         batch.ids.buffer,
         batch.nows.buffer,
       ] as ArrayBuffer[];
-      this.#idle.pop()!.postMessage(batch, buffers);
+      const worker = this.#idle.pop()!;
+      this.#held.set(
+        worker,
+        requests.map((r) => r.id),
+      );
+      worker.postMessage(batch, buffers);
     }
   }
 
-  #failAll(error: Error): void {
-    for (const waiting of this.#waiting.values()) waiting.reject(error);
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#workers].map((worker) => worker.terminate()));
+    for (const waiting of this.#waiting.values()) waiting.reject(new Error("verifier closed"));
     this.#waiting.clear();
   }
+}
 
-  async close(): Promise<void> {
-    await Promise.all(this.#workers.map((worker) => worker.terminate()));
-    this.#failAll(new Error("verifier closed"));
-  }
+function remove<T>(list: T[], item: T): void {
+  const at = list.indexOf(item);
+  if (at >= 0) list.splice(at, 1);
 }
 
 export function createVerifier(workers: number | undefined, profile: NamingProfile): Verifier {

@@ -112,7 +112,11 @@ test("messages built by the reference library validate here with the same hash a
         timestamp: unixNow,
         name: new TextEncoder().encode("alice.eth"),
         owner: address,
-        signature: new Uint8Array(65).fill(1),
+        signature: unwrap(
+          await ethSigner.signUserNameProofClaim(
+            ref.makeUserNameProofClaim({ name: "alice.eth", owner: ethAccount.address, timestamp: unixNow }),
+          ),
+        ),
         fid: 77,
         type: ref.UserNameType.USERNAME_TYPE_ENS_L1,
       },

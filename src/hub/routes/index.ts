@@ -1,5 +1,5 @@
 /** Every HTTP route of the hub, as one Fastify plugin. */
-import type { FastifyPluginAsync, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyPluginAsync, onRequestAsyncHookHandler } from "fastify";
 import type { NamingProfile } from "../../protocol/naming.js";
 import type { HubService } from "../service.js";
 import { adminRoutes } from "./admin.js";
@@ -15,7 +15,7 @@ export interface HubRoutesOptions {
   service: HubService;
   profile: NamingProfile;
   /** Basic-auth check for submits, when --rpc-auth is set. */
-  auth: preHandlerAsyncHookHandler | undefined;
+  auth: onRequestAsyncHookHandler | undefined;
   adminToken: string | undefined;
 }
 

@@ -3,14 +3,13 @@
  * only), JSON out. A 200 from a submit means the message is durably stored.
  */
 import { BinaryReader } from "@bufbuild/protobuf/wire";
-import type { FastifyPluginAsync, FastifyRequest, preHandlerAsyncHookHandler } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { HubError } from "../../protocol/errors.js";
+import { MAX_MESSAGE_BYTES } from "../engine.js";
 import { UnsupportedMediaType } from "../errors.js";
 import type { HubService } from "../service.js";
 import { sendJson } from "./json.js";
 
-/** A message is at most a few kilobytes (link compact states up to 64 KiB of data). */
-const MESSAGE_BODY_LIMIT = 80 * 1024;
 const MAX_BULK_MESSAGES = 1000;
 const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 const OCTET_STREAM = "application/octet-stream";
@@ -55,7 +54,7 @@ const loose = { type: "object", additionalProperties: true } as const;
 
 export function submitRoutes(
   service: HubService,
-  auth: preHandlerAsyncHookHandler | undefined,
+  auth: onRequestAsyncHookHandler | undefined,
 ): FastifyPluginAsync {
   return async (app) => {
     // Only protobuf bytes: any other content type (JSON included) is a 415.
@@ -72,18 +71,19 @@ export function submitRoutes(
         ),
       ),
     );
-    const guarded = auth === undefined ? {} : { preHandler: auth };
+    // On the request, before its body is read: an unauthenticated caller costs no read nor parse.
+    const guarded = auth === undefined ? {} : { onRequest: auth };
 
     app.post(
       "/v1/submitMessage",
-      { ...guarded, bodyLimit: MESSAGE_BODY_LIMIT, schema: { response: { 200: loose } } },
+      { ...guarded, bodyLimit: MAX_MESSAGE_BYTES, schema: { response: { 200: loose } } },
       async (request, reply) => sendJson(reply, await service.submitMessage(bodyBytes(request))),
     );
 
     app.post(
       "/v1/validateMessage",
       {
-        bodyLimit: MESSAGE_BODY_LIMIT,
+        bodyLimit: MAX_MESSAGE_BYTES,
         schema: {
           response: {
             200: {

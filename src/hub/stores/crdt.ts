@@ -11,6 +11,8 @@ import { storageOf, storeCount, type MergeContext } from "../context.js";
 import { addressKey, compactStateKey, nameKey, StoreType } from "../keys.js";
 import { bytesEqual } from "../../protocol/hash.js";
 import { decodeMessage } from "../../protocol/message.js";
+import type { UserNameProof } from "../../protocol/generated/username_proof.js";
+import { utf8Name } from "../../protocol/validation/names.js";
 import { earliestMessage } from "../store.js";
 import {
   deleteMessage,
@@ -45,6 +47,19 @@ function mustBeat(
       `message conflicts with a more recent ${them.isRemove ? "remove" : "add"}`,
     );
   }
+}
+
+/**
+ * A name-service name moves to another fid only with its owner: castnet cannot resolve the name to
+ * learn who owns it now, so a proof signed by another key must not evict the holder's.
+ */
+function mustHaveSameOwner(holder: MergeRow, incoming: UserNameProof): void {
+  const held = decodeMessage(holder.message).message.data?.usernameProofBody;
+  if (held !== undefined && bytesEqual(held.owner, incoming.owner)) return;
+  throw new HubError(
+    "bad_request.conflict",
+    `name ${utf8Name(incoming.name)} is held by fid ${holder.fid}; castnet cannot resolve name-service names, so a proof by another owner cannot take it over`,
+  );
 }
 
 /**
@@ -98,6 +113,7 @@ export async function mergeMessage(ctx: MergeContext, incoming: Incoming): Promi
   if (spec === usernameProofs) {
     for (const other of await findByTarget(ctx, spec.store, nameKey(data.usernameProofBody!.name))) {
       if (other.fid === data.fid) continue;
+      mustHaveSameOwner(other, data.usernameProofBody!);
       mustBeat(other, me, spec.ranksAbove, spec);
       displaced.push(other);
     }

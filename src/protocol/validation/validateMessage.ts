@@ -15,6 +15,7 @@ import { NEUTRAL } from "../naming.js";
 import { invalid } from "./errors.js";
 import { validateMessageData } from "./messageData.js";
 import type { ValidationOptions, ValidationResult } from "./types.js";
+import { verifyUsernameProofSignature } from "./usernameProof.js";
 import { validateVerificationAddBody } from "./verification.js";
 
 const DEFAULT_MAX_DATA_BYTES = 2048;
@@ -92,6 +93,14 @@ async function validate(
     if (!verifyEd25519(message.signature, dataBytes!, message.signer))
       return fail(invalid("invalid signature"));
     signedOver = "dataBytes";
+  }
+  // Not a reference check (it resolves the name instead): after the Ed25519 one, which costs less.
+  if (data.type === MessageType.USERNAME_PROOF) {
+    const proofError = await verifyUsernameProofSignature(
+      data.usernameProofBody!,
+      options.profile ?? NEUTRAL,
+    );
+    if (proofError !== undefined) return fail(proofError);
   }
 
   const result: ValidationResult = {

@@ -177,13 +177,22 @@ async function verificationAdd(r: Random, c: CorpusContext, fid: number, network
   };
 }
 
-function usernameProof(r: Random, fid: number, unixSeconds: number): ref.UserNameProof {
+/** Signed by its owner: the hub refuses a proof whose signature does not recover to the owner. */
+async function usernameProof(
+  r: Random,
+  c: CorpusContext,
+  fid: number,
+  unixSeconds: number,
+): Promise<ref.UserNameProof> {
   const name = r.pick(["alice.eth", "bob.base.eth", "Alice.eth", "alice", "a.b.eth", "", "ab--cd.eth"]);
+  const timestamp = r.bool(0.1) ? unixSeconds + 5 : unixSeconds;
+  const owner = c.ethAccount.address;
+  const claim = ref.makeUserNameProofClaim({ name, owner, timestamp });
   return {
-    timestamp: r.bool(0.1) ? unixSeconds + 5 : unixSeconds,
+    timestamp,
     name: new TextEncoder().encode(name),
-    owner: r.bytes(20),
-    signature: r.bytes(65),
+    owner: ref.hexStringToBytes(owner)._unsafeUnwrap(),
+    signature: (await c.ethSigner.signUserNameProofClaim(claim))._unsafeUnwrap(),
     fid: r.bool(0.1) ? fid + 1 : fid,
     type: r.pick([2, 2, 2, 3, 1, 0]),
   };
@@ -277,7 +286,7 @@ export async function makeCase(c: CorpusContext, index: number): Promise<CorpusC
     case 11:
       label = "username-proof";
       data.type = 12;
-      data.usernameProofBody = usernameProof(r, fid, unixSeconds);
+      data.usernameProofBody = await usernameProof(r, c, fid, unixSeconds);
       break;
     case 12:
       label = "frame-action";

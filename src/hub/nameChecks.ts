@@ -1,0 +1,66 @@
+/**
+ * The state checks of names (protocol-rules.md §3 steps 5 and 6): indexed reads only, so that they
+ * may run before a message's signature is known to be good.
+ */
+import type { Kysely } from "kysely";
+import { HubError } from "../protocol/errors.js";
+import { MessageType, type MessageData } from "../protocol/generated/message.js";
+import { UserNameType } from "../protocol/generated/username_proof.js";
+import { bytesEqual } from "../protocol/hash.js";
+import { nameKey, StoreType } from "./keys.js";
+import * as store from "./store.js";
+import type { HubTables } from "./tables.js";
+
+const utf8Encoder = new TextEncoder();
+
+/**
+ * A USERNAME value must name a proof held by the message's fid (protocol-rules.md §3 step 5): an
+ * fname proof from the registry, or for ".eth" (ENS) names a USERNAME_PROOF message.
+ */
+export async function usernameError(
+  db: Kysely<HubTables>,
+  fid: number,
+  name: string,
+): Promise<HubError | undefined> {
+  const owner = name.endsWith(".eth")
+    ? (await store.usernameProofByName(db, nameKey(utf8Encoder.encode(name))))?.fid
+    : (await store.fnameProof(db, name))?.fid;
+  if (owner === undefined)
+    return new HubError("bad_request.validation_failure", `name ${name} is not registered`);
+  if (owner !== fid)
+    return new HubError("bad_request.validation_failure", `fid ${owner} does not match message fid ${fid}`);
+  return undefined;
+}
+
+/**
+ * Name-service (ENS, basename) proofs: the reference resolves the name on layer 1 and requires the owner to be the
+ * fid's custody address or one it has verified. castnet has no layer-1 chain to resolve against, so
+ * it keeps the second half: the proof's owner must be the custody address or a verified address.
+ */
+export async function nameServiceProofError(
+  db: Kysely<HubTables>,
+  data: MessageData,
+): Promise<HubError | undefined> {
+  const proof = data.usernameProofBody!;
+  if (
+    proof.type !== UserNameType.USERNAME_TYPE_NAMESERVICE_L1 &&
+    proof.type !== UserNameType.USERNAME_TYPE_BASENAME
+  ) {
+    return undefined;
+  }
+  const custody = await db
+    .selectFrom("hub_fids")
+    .select("custody")
+    .where("fid", "=", data.fid)
+    .executeTakeFirst();
+  if (custody !== undefined && bytesEqual(custody.custody, proof.owner)) return undefined;
+  const verified = await store.messageBySetKey(
+    db,
+    data.fid,
+    StoreType.VERIFICATIONS,
+    proof.owner,
+    MessageType.VERIFICATION_ADD_ETH_ADDRESS,
+  );
+  if (verified !== undefined) return undefined;
+  return new HubError("bad_request.validation_failure", `ens name does not belong to fid: ${data.fid}`);
+}
