@@ -11,6 +11,7 @@ import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
 import { createRegistry } from "../registry/index.js";
 import type { ActivitySource } from "../clientapi/activity.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
+import { secureStart } from "./secrets.js";
 
 export interface RunningStack {
   /** Base URL of every part this process serves. */
@@ -45,6 +46,7 @@ export async function startStack(
   };
 
   try {
+    secureStart(config.databaseUrl ? undefined : config.dataDir, config.adminTokenFile, logger);
     let chain: ChainClient & OnChainEventSource;
     if (runs("chain")) {
       const devchain = await createDevchain({
