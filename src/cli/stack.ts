@@ -61,7 +61,7 @@ export async function startStack(
       chain = httpChainClient(config.urls.chain!, { adminToken: config.adminToken });
     }
 
-    let feed: TransferFeed;
+    let feed: TransferFeed | undefined;
     if (runs("registry")) {
       const registry = await createRegistry({
         database: databaseFor(config, "registry"),
@@ -71,7 +71,8 @@ export async function startStack(
       });
       started.push({ part: "registry", ...registry });
       feed = registry.feed;
-    } else {
+    } else if (runs("hub")) {
+      // Only the hub follows the registry: the client API started alone needs no registry at all.
       feed = httpTransferFeed(config.urls.registry!);
     }
 
@@ -83,14 +84,14 @@ export async function startStack(
         naming,
         network: config.network,
         chain,
-        registry: feed,
+        registry: feed!,
         rpcAuth: config.rpcAuth,
         adminToken: config.adminToken,
       });
       started.push({ part: "hub", ...hub });
       activity = hub.service;
     } else if (config.urls.hub) {
-      activity = httpActivitySource(config.urls.hub);
+      activity = httpActivitySource(config.urls.hub, { adminToken: config.adminToken });
     }
 
     if (runs("api")) {
