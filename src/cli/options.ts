@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { NamingProfileName } from "../protocol/naming.js";
@@ -21,6 +22,8 @@ export interface StackConfig {
   network: Network;
   blockTimeSeconds: number;
   adminToken: string | undefined;
+  /** Where `adminToken` was read from, when it came from a file. */
+  adminTokenFile: string | undefined;
   rpcAuth: string | undefined;
   logLevel: LogLevel;
   databaseUrl: string | undefined;
@@ -79,6 +82,10 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
     env: "CASTNET_ADMIN_TOKEN",
     help: "Bearer token for operator writes (without it: loopback only)",
   },
+  "admin-token-file": {
+    env: "CASTNET_ADMIN_TOKEN_FILE",
+    help: "file holding the admin token (keeps it out of the process list)",
+  },
   "rpc-auth": {
     env: "CASTNET_RPC_AUTH",
     help: "user:password[,user:password] required by the hub's submitMessage",
@@ -113,6 +120,23 @@ function baseUrl(name: string, value: string | undefined): string | undefined {
   } catch {
     throw new UsageError(`--${name} must be an http(s) URL, got "${value}"`);
   }
+}
+
+/**
+ * The admin token in `path`, without surrounding whitespace (files usually end with a newline). A
+ * token on the command line is in every local user's `ps`; a file is not.
+ */
+export function readAdminTokenFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unreadable";
+    throw new UsageError(`--admin-token-file: cannot read ${path} (${code})`);
+  }
+  const token = text.trim();
+  if (token === "") throw new UsageError(`--admin-token-file: ${path} is empty`);
+  return token;
 }
 
 /** Parses `castnet start` arguments over the environment; throws UsageError for anything unclear. */
@@ -157,6 +181,11 @@ export function parseStartOptions(
   if (rpcAuth !== undefined && !rpcAuth.split(",").every((pair) => /^[^:]+:.+$/.test(pair)))
     throw new UsageError("--rpc-auth must be user:password[,user:password]");
 
+  const tokenFile = value("admin-token-file");
+  if (tokenFile !== undefined && value("admin-token") !== undefined)
+    throw new UsageError("give the admin token either directly or as a file, not both");
+  const adminTokenFile = tokenFile === undefined ? undefined : resolve(tokenFile);
+
   const seed = value("seed");
   const config: StackConfig = {
     dataDir: resolve(value("data-dir")!),
@@ -176,7 +205,8 @@ export function parseStartOptions(
     naming: oneOf("naming", value("naming")!, ["neutral", "reference"] as const),
     network: oneOf("network", value("network")!, ["mainnet", "testnet", "devnet"] as const),
     blockTimeSeconds: blockTime,
-    adminToken: value("admin-token"),
+    adminToken: adminTokenFile === undefined ? value("admin-token") : readAdminTokenFile(adminTokenFile),
+    adminTokenFile,
     rpcAuth,
     logLevel: oneOf("log-level", value("log-level")!, [
       "fatal",

@@ -11,6 +11,7 @@ import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
 import { createRegistry } from "../registry/index.js";
 import type { ActivitySource } from "../clientapi/activity.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
+import { secureStart } from "./secrets.js";
 
 export interface RunningStack {
   /** Base URL of every part this process serves. */
@@ -45,6 +46,7 @@ export async function startStack(
   };
 
   try {
+    secureStart(config.databaseUrl ? undefined : config.dataDir, config.adminTokenFile, logger);
     let chain: ChainClient & OnChainEventSource;
     if (runs("chain")) {
       const devchain = await createDevchain({
@@ -59,7 +61,7 @@ export async function startStack(
       chain = httpChainClient(config.urls.chain!, { adminToken: config.adminToken });
     }
 
-    let feed: TransferFeed;
+    let feed: TransferFeed | undefined;
     if (runs("registry")) {
       const registry = await createRegistry({
         database: databaseFor(config, "registry"),
@@ -69,7 +71,8 @@ export async function startStack(
       });
       started.push({ part: "registry", ...registry });
       feed = registry.feed;
-    } else {
+    } else if (runs("hub")) {
+      // Only the hub follows the registry: the client API started alone needs no registry at all.
       feed = httpTransferFeed(config.urls.registry!);
     }
 
@@ -81,14 +84,14 @@ export async function startStack(
         naming,
         network: config.network,
         chain,
-        registry: feed,
+        registry: feed!,
         rpcAuth: config.rpcAuth,
         adminToken: config.adminToken,
       });
       started.push({ part: "hub", ...hub });
       activity = hub.service;
     } else if (config.urls.hub) {
-      activity = httpActivitySource(config.urls.hub);
+      activity = httpActivitySource(config.urls.hub, { adminToken: config.adminToken });
     }
 
     if (runs("api")) {

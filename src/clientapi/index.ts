@@ -7,6 +7,7 @@ import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js"
 import type { ActivitySource } from "./activity.js";
 import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
+import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
 import { migrations } from "./migrations/index.js";
 import { operatorRoutes } from "./operatorRoutes.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
@@ -45,7 +46,13 @@ export interface ClientApiOptions {
   deeplinkScheme?: string;
   /** How often the background loop checks pending key adds and the badge schedule (default 1000 ms). */
   pollIntervalMs?: number;
+  /** Signed key requests one requesting fid, and one client address, may create per hour (default 600 each). */
+  keyRequestLimits?: Partial<KeyRequestLimits>;
+  /** How long a signed key request stays readable after its deadline before it is deleted (default 24 h). */
+  keyRequestRetentionMs?: number;
 }
+
+const DAY_MS = 86_400_000;
 
 export interface ClientApi {
   app: FastifyInstance;
@@ -71,6 +78,8 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       sponsorCost: options.sponsorCost ?? 1,
       validatorContract: options.validatorContract,
       keyGatewayContract: options.keyGatewayContract,
+      keyRequestLimits: { ...DEFAULT_KEY_REQUEST_LIMITS, ...options.keyRequestLimits },
+      keyRequestRetentionSeconds: Math.floor((options.keyRequestRetentionMs ?? DAY_MS) / 1000),
       now,
     });
     if (options.seed === "demo") await seedDemo(service, now);
@@ -81,7 +90,11 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
     await app.ready();
 
     const background = startBackground(
-      [() => service.keyRequests.advanceApproved(), () => service.powerBadges.checkSchedule()],
+      [
+        () => service.keyRequests.advanceApproved(),
+        () => service.keyRequests.deleteExpired(),
+        () => service.powerBadges.checkSchedule(),
+      ],
       options.pollIntervalMs ?? 1000,
       options.logger,
     );

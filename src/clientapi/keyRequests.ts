@@ -1,17 +1,18 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
-import type { ChainClient, TransactionStatus } from "../devchain/client.js";
+import type { ChainClient } from "../devchain/client.js";
 import type { Logger } from "../http/index.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import {
   KEY_GATEWAY_ADD_TYPES,
-  encodeSignedKeyRequestMetadata,
   keyGatewayAddTypedData,
   verifyKeyGatewayAdd,
   verifySignedKeyRequest,
 } from "../protocol/eip712/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { ClientApiError, badInput, conflict, notFound } from "./errors.js";
+import { KeyAdds, chainFailure, metadataOf } from "./keyAdds.js";
+import type { KeyRequestLimiter } from "./keyRequestLimits.js";
 import type { ClientApiStore, Executor, KeyRequestRow } from "./store.js";
 
 /** The request as POST and GET answer it (reference/client-api.md §7.3). */
@@ -67,6 +68,9 @@ export interface KeyRequestOptions {
   sponsorCost: number;
   validatorContract?: Address;
   keyGatewayContract?: Address;
+  limits: KeyRequestLimiter;
+  /** How long a request stays readable after its deadline. */
+  retentionSeconds: number;
   nowSeconds: () => number;
   logger: Logger;
 }
@@ -95,12 +99,20 @@ const EIP712_DOMAIN_TYPE = [
  * request completes when its block is mined.
  */
 export class KeyRequests {
+  private readonly keyAdds: KeyAdds;
+
   constructor(
     private readonly store: ClientApiStore,
     private readonly options: KeyRequestOptions,
-  ) {}
+  ) {
+    this.keyAdds = new KeyAdds(store, options.chain, options.logger, options.nowSeconds);
+  }
 
-  async create(input: NewKeyRequest): Promise<SignedKeyRequestJson> {
+  /**
+   * `clientAddress` is the caller's clientAddressKey. The same signed {requestFid, key, deadline} sent
+   * again answers the request it made the first time.
+   */
+  async create(input: NewKeyRequest, clientAddress: string): Promise<SignedKeyRequestJson> {
     const key = input.key;
     if (!KEY_PATTERN.test(key))
       throw badInput("key must be a 32-byte Ed25519 public key written as 0x and 64 hex digits");
@@ -110,6 +122,8 @@ export class KeyRequests {
     const redirectUrl = input.redirectUrl;
     if (redirectUrl !== undefined && !isAbsoluteUrl(redirectUrl))
       throw badInput("redirectUrl must be an absolute URL");
+    // Before any chain read or signature check: those are what a flood would cost.
+    this.options.limits.admit(clientAddress, requestFid);
 
     const requestSigner = await this.custodyOf(requestFid, "requestFid");
     const valid = await verifySignedKeyRequest(
@@ -150,16 +164,16 @@ export class KeyRequests {
         );
     }
 
-    const token = `0x${randomBytes(16).toString("hex")}`;
     const now = this.options.nowSeconds();
-    await this.store.transaction(`api:key-request:${token}`, (trx) =>
-      this.store.insertKeyRequest(trx, {
+    const same = { request_fid: requestFid, key: key.toLowerCase(), deadline, signature };
+    const token = await this.store.transaction(`api:key-request:${requestFid}:${same.key}`, async (trx) => {
+      const earlier = await this.store.sameKeyRequest(trx, same);
+      if (earlier) return earlier.token;
+      const token = `0x${randomBytes(16).toString("hex")}`;
+      await this.store.insertKeyRequest(trx, {
+        ...same,
         token,
-        key: key.toLowerCase(),
-        request_fid: requestFid,
         request_signer: requestSigner.toLowerCase(),
-        signature,
-        deadline,
         redirect_url: redirectUrl ?? null,
         sponsor_fid: sponsorFid,
         sponsor_signature: sponsorSignature,
@@ -169,8 +183,9 @@ export class KeyRequests {
         charged: 0,
         created_at: now,
         updated_at: now,
-      }),
-    );
+      });
+      return token;
+    });
     return this.render((await this.store.getKeyRequest(token))!);
   }
 
@@ -178,7 +193,7 @@ export class KeyRequests {
   async get(token: string): Promise<SignedKeyRequestJson> {
     let row = await this.existing(token);
     if (row.state === "approved") {
-      await this.advance(row);
+      await this.keyAdds.advance(row);
       row = (await this.store.getKeyRequest(token))!;
     }
     return this.render(row);
@@ -215,8 +230,9 @@ export class KeyRequests {
   }
 
   /**
-   * Checks the user's key gateway `Add` signature, takes the nonce (and the sponsor's credits), and
-   * submits the key add, all in one transaction: if the chain refuses, nothing is written.
+   * Checks the user's key gateway `Add` signature; takes the nonce (and the sponsor's credits) and
+   * marks the request "submitting" in one short transaction; then submits the key add outside it
+   * (see KeyAdds). If the chain refuses, the approval is undone.
    */
   async approve(input: Approval): Promise<SignedKeyRequestJson> {
     const deadline = this.futureDeadline(input.deadline, "deadline");
@@ -237,10 +253,12 @@ export class KeyRequests {
       );
 
     const now = this.options.nowSeconds();
-    await this.store.transaction(`api:key-request:${row.token}`, async (trx) => {
+    const claimed = await this.store.transaction(`api:key-request:${row.token}`, async (trx) => {
       const moved = await this.store.moveKeyRequest(trx, row.token, "pending", {
-        state: "approved",
+        state: "submitting",
         user_fid: input.fid,
+        approval_custody: owner.toLowerCase(),
+        approval_nonce: input.nonce,
         updated_at: now,
       });
       if (!moved) throw conflict("this signed key request was approved meanwhile");
@@ -251,38 +269,25 @@ export class KeyRequests {
         );
       }
       const charged = await this.chargeSponsor(trx, row, now);
-      const status = await this.submitKeyAdd(input.fid, row);
-      await this.store.moveKeyRequest(trx, row.token, "approved", {
-        state: status.status === "mined" ? "completed" : "approved",
-        transaction_hash: status.transactionHash,
-        charged,
-      });
+      if (charged > 0) await this.store.moveKeyRequest(trx, row.token, "submitting", { charged });
+      return (await this.store.getKeyRequest(row.token, trx))!;
     });
+    await this.keyAdds.submit(claimed);
     return this.render((await this.store.getKeyRequest(row.token))!);
   }
 
-  /** Completes every approved request whose key add was mined; for the background loop. */
+  /** For the background loop: completes mined key adds, resolves cut-off approvals. */
   async advanceApproved(): Promise<void> {
-    for (const row of await this.store.keyRequestsIn("approved")) await this.advance(row);
+    await this.keyAdds.resolveStale();
+    await this.keyAdds.advanceApproved();
   }
 
-  /** approved → completed once the key add is mined. */
-  private async advance(row: KeyRequestRow): Promise<void> {
-    if (row.transaction_hash === null) return;
-    let status: TransactionStatus | undefined;
-    try {
-      status = await this.options.chain.getTransaction(row.transaction_hash as Hex);
-    } catch (error) {
-      this.options.logger.warn({ err: error, token: row.token }, "could not read a key add transaction");
-      return;
-    }
-    if (status?.status !== "mined") return;
-    const now = this.options.nowSeconds();
-    // One conditional update (only from "approved"): atomic without a transaction.
-    await this.store.moveKeyRequest(this.store.db, row.token, "approved", {
-      state: "completed",
-      updated_at: now,
-    });
+  /** For the background loop: deletes requests expired longer ago than the retention. */
+  async deleteExpired(): Promise<void> {
+    const deleted = await this.store.deleteKeyRequestsBefore(
+      this.options.nowSeconds() - this.options.retentionSeconds,
+    );
+    if (deleted > 0) this.options.logger.info({ deleted }, "deleted expired signed key requests");
   }
 
   private async chargeSponsor(trx: Executor, row: KeyRequestRow, now: number): Promise<number> {
@@ -294,20 +299,6 @@ export class KeyRequests {
         `sponsor fid ${row.sponsor_fid} no longer has the ${cost} credits this approval costs`,
       );
     return cost;
-  }
-
-  private async submitKeyAdd(fid: number, row: KeyRequestRow): Promise<TransactionStatus> {
-    try {
-      return await this.options.chain.submitKeyAdd({
-        fid,
-        key: row.key as Hex,
-        keyType: KEY_TYPE_ED25519,
-        metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
-        metadata: metadataOf(row),
-      });
-    } catch (error) {
-      throw chainFailure(error, "the key add", this.options.logger);
-    }
   }
 
   private add(row: KeyRequestRow, owner: Address, nonce: number, deadline: number) {
@@ -323,6 +314,8 @@ export class KeyRequests {
   }
 
   private assertApprovable(row: KeyRequestRow): void {
+    if (row.state === "submitting")
+      throw conflict(`this signed key request is being approved by fid ${row.user_fid}`);
     if (row.state !== "pending")
       throw conflict(`this signed key request is already ${row.state} (approved by fid ${row.user_fid})`);
     if (row.deadline < this.options.nowSeconds())
@@ -366,22 +359,14 @@ export class KeyRequests {
       token: row.token,
       deeplinkUrl: `${this.options.deeplinkScheme}://signed-key-request?token=${row.token}`,
       key: row.key,
-      state: row.state,
+      // The key add is not on the chain yet: to a poller the request is still pending.
+      state: row.state === "submitting" ? "pending" : row.state,
       requestFid: row.request_fid,
       isSponsored: row.sponsor_fid !== null,
     };
-    if (row.user_fid !== null) json.userFid = row.user_fid;
+    if (row.user_fid !== null && row.state !== "submitting") json.userFid = row.user_fid;
     return json;
   }
-}
-
-function metadataOf(row: KeyRequestRow): Hex {
-  return encodeSignedKeyRequestMetadata({
-    requestFid: row.request_fid,
-    requestSigner: row.request_signer as Address,
-    signature: row.signature as Hex,
-    deadline: row.deadline,
-  });
 }
 
 function parseFid(value: number | string, field: string): number {
@@ -404,18 +389,4 @@ function isAbsoluteUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/**
- * The chain refusing a write (a revert: unknown fid, key already added, …) is a conflict the caller can
- * read; the chain being unreachable is a 503.
- */
-function chainFailure(error: unknown, what: string, logger: Logger): ClientApiError {
-  if (error instanceof ClientApiError) return error;
-  const status = (error as { statusCode?: unknown }).statusCode ?? (error as { status?: unknown }).status;
-  const message = error instanceof Error ? error.message : String(error);
-  if (typeof status === "number" && status >= 400 && status < 500)
-    return conflict(`the chain refused ${what}: ${message}`);
-  logger.error({ err: error }, `chain call failed: ${what}`);
-  return new ClientApiError(503, `the chain is unavailable; could not read or write ${what}`);
 }

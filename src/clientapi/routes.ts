@@ -1,4 +1,5 @@
 import type { FastifyInstance } from "fastify";
+import { clientAddressKey } from "../http/index.js";
 import type { Page, PageQuery } from "./paging.js";
 import * as s from "./schemas.js";
 import type { ClientApiService } from "./service.js";
@@ -184,7 +185,11 @@ export function publicRoutes(service: ClientApiService) {
       app.post<{ Body: NewKeyRequest }>(
         path,
         { schema: { body: keyRequestBody, response: keyRequestReply } },
-        async (request) => ({ result: { signedKeyRequest: await keyRequests.create(request.body) } }),
+        async (request) => ({
+          result: {
+            signedKeyRequest: await keyRequests.create(request.body, clientAddressKey(request.ip)),
+          },
+        }),
       );
     }
 

@@ -5,6 +5,7 @@ import type { NamingProfile } from "../protocol/naming.js";
 import type { ActivitySource } from "./activity.js";
 import { Cursors } from "./cursor.js";
 import { Directory } from "./directory.js";
+import { type KeyRequestLimits, KeyRequestLimiter } from "./keyRequestLimits.js";
 import { KeyRequests } from "./keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
 import type { ClientApiStore } from "./store.js";
@@ -27,6 +28,8 @@ export interface ServiceOptions {
   sponsorCost: number;
   validatorContract?: Address;
   keyGatewayContract?: Address;
+  keyRequestLimits: KeyRequestLimits;
+  keyRequestRetentionSeconds: number;
   /** Unix ms. */
   now: () => number;
 }
@@ -45,6 +48,8 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
       sponsorCost: options.sponsorCost,
       validatorContract: options.validatorContract,
       keyGatewayContract: options.keyGatewayContract,
+      limits: new KeyRequestLimiter(options.keyRequestLimits, options.now),
+      retentionSeconds: options.keyRequestRetentionSeconds,
       nowSeconds,
       logger,
     }),

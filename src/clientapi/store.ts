@@ -431,6 +431,15 @@ export class ClientApiStore {
     return updated !== undefined;
   }
 
+  /** Gives back credits an undone approval took. */
+  async refundSponsor(trx: Executor, fid: number, amount: number, at: number): Promise<void> {
+    await trx
+      .updateTable("api_sponsors")
+      .set((eb) => ({ credits: eb("credits", "+", amount), updated_at: at }))
+      .where("fid", "=", fid)
+      .execute();
+  }
+
   // Signed key requests
 
   async insertKeyRequest(
@@ -442,6 +451,31 @@ export class ClientApiStore {
 
   getKeyRequest(token: string, q: Executor = this.db): Promise<KeyRequestRow | undefined> {
     return q.selectFrom("api_signed_key_requests").selectAll().where("token", "=", token).executeTakeFirst();
+  }
+
+  /** The request made earlier from the same signed {requestFid, key, deadline}, if any. */
+  sameKeyRequest(
+    trx: Executor,
+    request: { request_fid: number; key: string; deadline: number; signature: string },
+  ): Promise<KeyRequestRow | undefined> {
+    return trx
+      .selectFrom("api_signed_key_requests")
+      .selectAll()
+      .where("request_fid", "=", request.request_fid)
+      .where("key", "=", request.key)
+      .where("deadline", "=", request.deadline)
+      .where("signature", "=", request.signature)
+      .executeTakeFirst();
+  }
+
+  /** Deletes requests whose deadline is before `before`, except those waiting for the chain. */
+  async deleteKeyRequestsBefore(before: number): Promise<number> {
+    const deleted = await this.db
+      .deleteFrom("api_signed_key_requests")
+      .where("deadline", "<", before)
+      .where("state", "in", ["pending", "completed"])
+      .executeTakeFirst();
+    return Number(deleted.numDeletedRows);
   }
 
   keyRequestsIn(state: KeyRequestState): Promise<KeyRequestRow[]> {
@@ -472,6 +506,16 @@ export class ClientApiStore {
       .where("custody", "=", custody.toLowerCase())
       .executeTakeFirst();
     return row?.nonce ?? 0;
+  }
+
+  /** Gives `nonce` back if nothing consumed a later one meanwhile (then the wallet fetches a new one). */
+  async restoreGatewayNonce(trx: Executor, custody: string, nonce: number): Promise<void> {
+    await trx
+      .updateTable("api_gateway_nonces")
+      .set({ nonce })
+      .where("custody", "=", custody.toLowerCase())
+      .where("nonce", "=", nonce + 1)
+      .execute();
   }
 
   /** Consumes `nonce` if it is still the current one; returns whether it was. */

@@ -68,6 +68,9 @@ export interface ApiTables {
     transaction_hash: string | null;
     /** Credits taken from the sponsor for the current approval (0 when none). */
     charged: number;
+    /** The custody address and key gateway nonce the current approval took (null before one). */
+    approval_custody: string | null;
+    approval_nonce: number | null;
     created_at: number;
     updated_at: number;
   };
@@ -77,4 +80,8 @@ export interface ApiTables {
 }
 
 export type ActionKind = "cast" | "composer";
-export type KeyRequestState = "pending" | "approved" | "completed";
+/**
+ * "submitting": approved, its key add on the way to the chain (or cut off on the way by a crash);
+ * shown as "pending" until the chain accepted the key add.
+ */
+export type KeyRequestState = "pending" | "submitting" | "approved" | "completed";

@@ -4,3 +4,4 @@ export { operatorGuard, isLoopback } from "./operator.js";
 export { clientAddressKey } from "./clientAddress.js";
 export { listen, StartupError } from "./listen.js";
 export { createLogger, type Logger } from "./logger.js";
+export { RateLimiter } from "./rateLimiter.js";

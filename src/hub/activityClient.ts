@@ -1,22 +1,34 @@
 /**
  * The client API's view of hub activity when the hub runs in another process: GET
- * /v1/activity/reactorsByAuthor on the hub (a castnet route; the reference hub has no such read).
+ * /v1/activity/reactorsByAuthor on the hub (a castnet route; the reference hub has no such read), an
+ * operator read that needs the admin token the two share.
  */
 import type { ActivitySource } from "../clientapi/activity.js";
 
 const TIMEOUT_MS = 30_000;
 
-export function httpActivitySource(hubUrl: string): ActivitySource {
+export interface HttpActivityOptions {
+  /** Sent as a Bearer token: the hub answers this read to its operator only. */
+  adminToken?: string;
+}
+
+export function httpActivitySource(hubUrl: string, options: HttpActivityOptions = {}): ActivitySource {
   const base = new URL(hubUrl.endsWith("/") ? hubUrl : `${hubUrl}/`);
+  const headers: Record<string, string> = options.adminToken
+    ? { authorization: `Bearer ${options.adminToken}` }
+    : {};
   return {
     async reactorsByAuthor(sinceUnixSeconds) {
       const url = new URL("v1/activity/reactorsByAuthor", base);
       url.searchParams.set("since", String(Math.max(0, Math.floor(sinceUnixSeconds))));
-      const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-      if (!response.ok)
-        throw new Error(`hub at ${base.origin} answered ${response.status} for ${url.pathname}`);
-      const body = (await response.json()) as { authors?: { fid: number; reactors: number }[] };
-      if (!Array.isArray(body.authors)) throw new Error(`hub at ${base.origin} answered without authors`);
+      const response = await fetch(url, { headers, signal: AbortSignal.timeout(TIMEOUT_MS) });
+      const body = (await response.json().catch(() => undefined)) as
+        { authors?: { fid: number; reactors: number }[]; details?: unknown } | undefined;
+      if (!response.ok) {
+        const why = typeof body?.details === "string" ? `: ${body.details}` : "";
+        throw new Error(`hub at ${base.origin} answered ${response.status} for ${url.pathname}${why}`);
+      }
+      if (!Array.isArray(body?.authors)) throw new Error(`hub at ${base.origin} answered without authors`);
       return new Map(body.authors.map((a) => [a.fid, a.reactors]));
     },
   };

@@ -18,6 +18,7 @@ import { scheduleJobs } from "./jobs.js";
 import { hubMigrations } from "./migrations/index.js";
 import { FidRateLimit } from "./fidRateLimit.js";
 import { ChainFollower } from "./onchain.js";
+import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ } from "./routes/activity.js";
 import { hubRoutes } from "./routes/index.js";
 import { HubService } from "./service.js";
 import { readState } from "./state.js";
@@ -43,6 +44,8 @@ export interface HubOptions {
   verifier?: Verifier;
   /** Merges a fid may make per storage unit per 24 hours (protocol-rules.md §3 step 10); default 10,080. */
   mergesPerUnit?: number;
+  /** Bounds of GET /v1/activity/reactorsByAuthor (default: 90 days back, answers cached 60 s). */
+  activityRead?: Partial<ActivityReadOptions>;
 }
 
 export interface Hub {
@@ -125,7 +128,16 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     errors: hubErrors,
     bodyLimit: BODY_LIMIT,
   });
-  await app.register(hubRoutes({ service, profile: options.naming, auth, adminToken: options.adminToken }));
+  await app.register(
+    hubRoutes({
+      service,
+      profile: options.naming,
+      auth,
+      adminToken: options.adminToken,
+      activityRead: { ...DEFAULT_ACTIVITY_READ, ...options.activityRead },
+      now: core.now,
+    }),
+  );
   await app.ready();
   void chain.sync();
   void names.sync();

@@ -1,9 +1,9 @@
 import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Hex } from "viem";
-import { clientAddressKey } from "../http/clientAddress.js";
+import { clientAddressKey } from "../http/index.js";
 import { answerGatewayCall } from "./ccip.js";
 import { CcipError } from "./errors.js";
-import type { RateLimiter } from "./rateLimit.js";
+import type { RateLimiter } from "../http/index.js";
 import type { RegistryService } from "./service.js";
 
 const address = { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } as const;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { type Address, type Hex, getAddress, isAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ChainClient } from "../devchain/client.js";
-import { type Logger, createHttpServer } from "../http/index.js";
+import { type Logger, RateLimiter, createHttpServer } from "../http/index.js";
 import { USERNAME_PROOF_VERIFIER_ADDRESS } from "../protocol/contracts.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import {
@@ -20,7 +20,6 @@ import {
   type CcipLimits,
   DEFAULT_CCIP_LIMITS,
   DEFAULT_TRANSFER_LIMITS,
-  RateLimiter,
   type TransferLimits,
   TransferRateLimits,
 } from "./rateLimit.js";

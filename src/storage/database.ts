@@ -1,9 +1,8 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import SQLite from "better-sqlite3";
 import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
+import { createPrivateFile } from "./permissions.js";
 import { Readers } from "./readers.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { withStatementCache } from "./statementCache.js";
@@ -52,7 +51,7 @@ const INT8_OID = 20;
 export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTuning = {}): Database<Tables> {
   if (config.engine === "sqlite") {
     const file = config.path !== ":memory:";
-    if (file) mkdirSync(dirname(config.path), { recursive: true });
+    if (file) createPrivateFile(config.path);
     const sqlite = new SQLite(config.path);
     // Before WAL mode: a WAL file's page size is fixed once it has content.
     if (tuning.pageSize !== undefined) sqlite.pragma(`page_size = ${tuning.pageSize}`);

@@ -9,3 +9,4 @@ export { migrate, type Migration } from "./migrate.js";
 export { serializedTransaction } from "./transaction.js";
 export { bytesType, serialType } from "./columns.js";
 export { compiled, compiledOnce, runCompiled } from "./compiled.js";
+export { tightenDirectory } from "./permissions.js";

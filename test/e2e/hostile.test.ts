@@ -894,7 +894,9 @@ function routes(fx: Fixtures): Route[] {
 
     // Hub (src/hub/routes/*.ts)
     hub("/v1/info", { dbstats: { kind: "text", valid: "true" } }),
-    hub("/v1/activity/reactorsByAuthor", { since: { kind: "uint", valid: "1", required: true } }),
+    hub("/v1/activity/reactorsByAuthor", {
+      since: { kind: "uint", valid: String(Math.floor(Date.now() / 1000) - 86_400), required: true },
+    }),
     hub("/v1/castById", {
       fid: { kind: "uint", valid: alice, required: true },
       hash: { kind: "hex20", valid: fx.castHash, required: true },

@@ -1,8 +1,10 @@
 import type { Migration } from "../../storage/index.js";
 import { initial } from "./0001_initial.js";
 import { readPath } from "./0002_read_path.js";
+import { keyRequestBounds } from "./0003_key_request_bounds.js";
 
 export const migrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_read_path": readPath,
+  "0003_key_request_bounds": keyRequestBounds,
 };

@@ -2,6 +2,7 @@
 import type { FastifyPluginAsync, onRequestAsyncHookHandler } from "fastify";
 import type { NamingProfile } from "../../protocol/naming.js";
 import type { HubService } from "../service.js";
+import { type ActivityReadOptions, activityRoutes } from "./activity.js";
 import { adminRoutes } from "./admin.js";
 import { chainRoutes } from "./chain.js";
 import { eventRoutes } from "./events.js";
@@ -17,11 +18,15 @@ export interface HubRoutesOptions {
   /** Basic-auth check for submits, when --rpc-auth is set. */
   auth: onRequestAsyncHookHandler | undefined;
   adminToken: string | undefined;
+  activityRead: ActivityReadOptions;
+  now: () => number;
 }
 
-export function hubRoutes({ service, profile, auth, adminToken }: HubRoutesOptions): FastifyPluginAsync {
+export function hubRoutes(options: HubRoutesOptions): FastifyPluginAsync {
+  const { service, profile, auth, adminToken } = options;
   return async (app) => {
     await app.register(infoRoutes(service));
+    await app.register(activityRoutes(service, adminToken, options.activityRead, options.now));
     await app.register(messageRoutes(service));
     await app.register(chainRoutes(service));
     await app.register(proofRoutes(service, profile));

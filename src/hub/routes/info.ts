@@ -1,7 +1,7 @@
-/** GET /v1/info, and the activity read the client API's power badges use when it runs apart from the hub. */
+/** GET /v1/info. */
 import type { FastifyPluginAsync } from "fastify";
 import type { HubService } from "../service.js";
-import { integer, text } from "./query.js";
+import { text } from "./query.js";
 
 export function infoRoutes(service: HubService): FastifyPluginAsync {
   return async (app) => {
@@ -39,37 +39,6 @@ export function infoRoutes(service: HubService): FastifyPluginAsync {
         // As in the reference: `true` or a non-zero integer asks for the database statistics.
         const flag = request.query.dbstats ?? "";
         return service.info(flag === "true" || (/^\d+$/.test(flag) && Number(flag) !== 0));
-      },
-    );
-
-    app.get<{ Querystring: { since: number } }>(
-      "/v1/activity/reactorsByAuthor",
-      {
-        schema: {
-          querystring: { type: "object", required: ["since"], properties: { since: integer } },
-          response: {
-            200: {
-              type: "object",
-              required: ["authors"],
-              properties: {
-                authors: {
-                  type: "array",
-                  items: {
-                    type: "object",
-                    required: ["fid", "reactors"],
-                    properties: { fid: { type: "integer" }, reactors: { type: "integer" } },
-                  },
-                },
-              },
-            },
-          },
-        },
-      },
-      async (request) => {
-        const counts = await service.reactorsByAuthor(request.query.since);
-        return {
-          authors: [...counts].map(([fid, reactors]) => ({ fid, reactors })).sort((a, b) => a.fid - b.fid),
-        };
       },
     );
   };

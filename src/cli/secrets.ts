@@ -1,0 +1,26 @@
+/** What `castnet start` does about secrets before any part runs. */
+import { statSync } from "node:fs";
+import type { Logger } from "../http/index.js";
+import { tightenDirectory } from "../storage/index.js";
+
+/**
+ * A data directory left readable by others (by an older castnet, or a
+ * permissive umask) is made private, and a shared admin token file is pointed out.
+ */
+export function secureStart(dataDir: string | undefined, adminTokenFile: string | undefined, logger: Logger) {
+  if (dataDir !== undefined) {
+    const paths = tightenDirectory(dataDir);
+    if (paths.length > 0)
+      logger.info(
+        { paths },
+        "tightened the permissions of the data directory so that only its owner reads it",
+      );
+  }
+  if (adminTokenFile !== undefined) {
+    const mode = statSync(adminTokenFile).mode & 0o777;
+    if ((mode & 0o077) !== 0)
+      logger.warn(
+        `the admin token file ${adminTokenFile} is readable by other users (mode ${mode.toString(8)}); chmod 600 it`,
+      );
+  }
+}
