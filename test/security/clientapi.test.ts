@@ -327,7 +327,8 @@ for (const engine of await testEngines()) {
         "GET",
         `/v2/signed-key-request/approval?token=${token}&fid=${wallet.fid}`,
       );
-      assert.equal(reply.status, 200, JSON.stringify(reply.body));
+      // The loser of a race for one request may be refused here already, before it signs.
+      if (reply.status !== 200) return reply;
       const typed = reply.body.result.typedData;
       return call(h.url, "POST", "/v2/signed-key-request/approval", {
         token,
@@ -354,6 +355,8 @@ for (const engine of await testEngines()) {
       user = await registerWallet(h.devchain);
     });
     after(async () => {
+      // A failed test may leave an approval waiting for the chain; let it finish so that close does not wait.
+      slow?.release();
       await db?.close();
       await h?.close();
     });
