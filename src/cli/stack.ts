@@ -52,6 +52,7 @@ export async function startStack(
         logger,
         blockTimeSeconds: config.blockTimeSeconds,
         adminToken: config.adminToken,
+        http: config.http,
       });
       started.push({ part: "chain", ...devchain });
       chain = devchain.chain;
@@ -66,6 +67,7 @@ export async function startStack(
         logger,
         chain,
         naming,
+        http: config.http,
       });
       started.push({ part: "registry", ...registry });
       feed = registry.feed;
@@ -84,6 +86,7 @@ export async function startStack(
         registry: feed,
         rpcAuth: config.rpcAuth,
         adminToken: config.adminToken,
+        http: config.http,
       });
       started.push({ part: "hub", ...hub });
       activity = hub.service;
@@ -100,6 +103,7 @@ export async function startStack(
         adminToken: config.adminToken,
         activity: activity!,
         seed: config.seed,
+        http: config.http,
       });
       started.push({ part: "api", ...api });
     }

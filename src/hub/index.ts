@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { OnChainEventSource } from "../devchain/client.js";
-import { createHttpServer, type Logger } from "../http/index.js";
+import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
 import { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../registry/feed.js";
@@ -41,6 +41,8 @@ export interface HubOptions {
   verifyWorkers?: number;
   /** Merges a fid may make per storage unit per 24 hours (protocol-rules.md §3 step 10); default 10,080. */
   mergesPerUnit?: number;
+  /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
+  http?: HttpOptions;
 }
 
 export interface Hub {
@@ -118,6 +120,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     { version: VERSION, nickname: "castnet", peerId: await peerIdOf(database) },
   );
   const app = await createHttpServer({
+    ...options.http,
     part: "hub",
     logger: options.logger,
     errors: hubErrors,
