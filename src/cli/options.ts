@@ -146,6 +146,13 @@ function positive(name: string, value: string | undefined, max: number): number 
   return n;
 }
 
+function count(name: string, value: string | undefined): number | undefined {
+  const n = positive(name, value, 1_000_000);
+  if (n !== undefined && !Number.isInteger(n))
+    throw new UsageError(`--${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
 function milliseconds(name: string, value: string | undefined): number | undefined {
   const seconds = positive(name, value, 86_400);
   return seconds === undefined ? undefined : Math.round(seconds * 1000);
@@ -251,7 +258,7 @@ export function parseStartOptions(
       requestTimeoutMs: milliseconds("request-timeout", value("request-timeout")),
       headersTimeoutMs: milliseconds("headers-timeout", value("headers-timeout")),
       idleTimeoutMs: milliseconds("idle-timeout", value("idle-timeout")),
-      maxConnections: positive("max-connections", value("max-connections"), 1_000_000),
+      maxConnections: count("max-connections", value("max-connections")),
     },
   };
   requireUrls(config);

@@ -19,6 +19,7 @@ import { hubMigrations } from "./migrations/index.js";
 import { FidRateLimit } from "./fidRateLimit.js";
 import { ChainFollower } from "./onchain.js";
 import { hubRoutes } from "./routes/index.js";
+import type { StreamLimits } from "./routes/stream.js";
 import { HubService } from "./service.js";
 import { readState } from "./state.js";
 import type { HubTables } from "./tables.js";
@@ -41,6 +42,8 @@ export interface HubOptions {
   verifyWorkers?: number;
   /** Merges a fid may make per storage unit per 24 hours (protocol-rules.md §3 step 10); default 10,080. */
   mergesPerUnit?: number;
+  /** Caps on open event streams, in all and per client (routes/stream.ts). */
+  streams?: StreamLimits;
   /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
   http?: HttpOptions;
 }
@@ -126,7 +129,15 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     errors: hubErrors,
     bodyLimit: BODY_LIMIT,
   });
-  await app.register(hubRoutes({ service, profile: options.naming, auth, adminToken: options.adminToken }));
+  await app.register(
+    hubRoutes({
+      service,
+      profile: options.naming,
+      auth,
+      adminToken: options.adminToken,
+      streams: options.streams,
+    }),
+  );
   await app.ready();
   void chain.sync();
   void names.sync();

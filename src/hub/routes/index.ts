@@ -8,7 +8,7 @@ import { eventRoutes } from "./events.js";
 import { infoRoutes } from "./info.js";
 import { messageRoutes } from "./messages.js";
 import { proofRoutes } from "./proofs.js";
-import { streamRoutes } from "./stream.js";
+import { type StreamLimits, streamRoutes } from "./stream.js";
 import { submitRoutes } from "./submit.js";
 
 export interface HubRoutesOptions {
@@ -17,16 +17,23 @@ export interface HubRoutesOptions {
   /** Basic-auth check for submits, when --rpc-auth is set. */
   auth: preHandlerAsyncHookHandler | undefined;
   adminToken: string | undefined;
+  streams?: StreamLimits;
 }
 
-export function hubRoutes({ service, profile, auth, adminToken }: HubRoutesOptions): FastifyPluginAsync {
+export function hubRoutes({
+  service,
+  profile,
+  auth,
+  adminToken,
+  streams,
+}: HubRoutesOptions): FastifyPluginAsync {
   return async (app) => {
     await app.register(infoRoutes(service));
     await app.register(messageRoutes(service));
     await app.register(chainRoutes(service));
     await app.register(proofRoutes(service, profile));
     await app.register(eventRoutes(service, profile));
-    await app.register(streamRoutes(service, profile));
+    await app.register(streamRoutes(service, profile, streams));
     await app.register(submitRoutes(service, auth));
     await app.register(adminRoutes(service, adminToken));
   };
