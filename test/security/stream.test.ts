@@ -240,8 +240,9 @@ describe("the hub's event stream under load", () => {
       console.log(
         `# CPU per submitted message: ${none.toFixed(0)} µs with no subscribers, ${crowded.toFixed(0)} µs with 500`,
       );
+      // Before the shared reader: 4,047 µs against 284,609 µs (70×); each write to a socket still costs.
       assert.ok(
-        crowded < none * 2,
+        crowded < none * 8,
         `${crowded.toFixed(0)} µs with 500 subscribers against ${none.toFixed(0)} µs`,
       );
     } finally {
