@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import type { HttpOptions } from "../http/index.js";
 import type { NamingProfileName } from "../protocol/naming.js";
 import type { DatabaseConfig } from "../storage/index.js";
 
@@ -28,6 +29,8 @@ export interface StackConfig {
   logLevel: LogLevel;
   databaseUrl: string | undefined;
   seed: "demo" | undefined;
+  /** Host, origin, time and connection limits every part's HTTP server applies. */
+  http: HttpOptions;
 }
 
 /** A bad command line: printed as one line, exit status 2. */
@@ -91,6 +94,30 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
     help: "user:password[,user:password] required by the hub's submitMessage",
   },
   seed: { env: "CASTNET_SEED", help: "demo: load a small demo data set into the client API" },
+  "allowed-hosts": {
+    env: "CASTNET_ALLOWED_HOSTS",
+    help: "comma-separated host names the parts answer to besides IP addresses and localhost (* for any)",
+  },
+  "trusted-origins": {
+    env: "CASTNET_TRUSTED_ORIGINS",
+    help: "comma-separated origins (https://admin.example) whose pages may call operator routes",
+  },
+  "request-timeout": {
+    env: "CASTNET_REQUEST_TIMEOUT",
+    help: "seconds to receive a whole request (default 30)",
+  },
+  "headers-timeout": {
+    env: "CASTNET_HEADERS_TIMEOUT",
+    help: "seconds to receive request headers (default 10)",
+  },
+  "idle-timeout": {
+    env: "CASTNET_IDLE_TIMEOUT",
+    help: "seconds a silent connection stays open (default 120)",
+  },
+  "max-connections": {
+    env: "CASTNET_MAX_CONNECTIONS",
+    help: "open connections each part accepts (default 4096)",
+  },
   "log-level": {
     env: "CASTNET_LOG_LEVEL",
     default: "info",
@@ -109,6 +136,42 @@ function oneOf<T extends string>(name: string, value: string, allowed: readonly 
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`);
   return value as T;
+}
+
+function list(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function positive(name: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > max)
+    throw new UsageError(`--${name} must be a number above 0 and at most ${max}, got "${value}"`);
+  return n;
+}
+
+function count(name: string, value: string | undefined): number | undefined {
+  const n = positive(name, value, 1_000_000);
+  if (n !== undefined && !Number.isInteger(n))
+    throw new UsageError(`--${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+function milliseconds(name: string, value: string | undefined): number | undefined {
+  const seconds = positive(name, value, 86_400);
+  return seconds === undefined ? undefined : Math.round(seconds * 1000);
+}
+
+function origins(value: string | undefined): string[] | undefined {
+  const given = list(value);
+  for (const origin of given ?? []) {
+    if (!/^https?:\/\/[^/?#]+$/i.test(origin) || !URL.canParse(origin))
+      throw new UsageError(`--trusted-origins takes origins like https://admin.example, got "${origin}"`);
+  }
+  return given;
 }
 
 function baseUrl(name: string, value: string | undefined): string | undefined {
@@ -219,6 +282,14 @@ export function parseStartOptions(
     ] as const),
     databaseUrl: env.DATABASE_URL || undefined,
     seed: seed === undefined ? undefined : oneOf("seed", seed, ["demo"] as const),
+    http: {
+      allowedHosts: list(value("allowed-hosts")),
+      trustedOrigins: origins(value("trusted-origins")),
+      requestTimeoutMs: milliseconds("request-timeout", value("request-timeout")),
+      headersTimeoutMs: milliseconds("headers-timeout", value("headers-timeout")),
+      idleTimeoutMs: milliseconds("idle-timeout", value("idle-timeout")),
+      maxConnections: count("max-connections", value("max-connections")),
+    },
   };
   requireUrls(config);
   return config;

@@ -54,6 +54,7 @@ export async function startStack(
         logger,
         blockTimeSeconds: config.blockTimeSeconds,
         adminToken: config.adminToken,
+        http: config.http,
       });
       started.push({ part: "chain", ...devchain });
       chain = devchain.chain;
@@ -68,6 +69,7 @@ export async function startStack(
         logger,
         chain,
         naming,
+        http: config.http,
       });
       started.push({ part: "registry", ...registry });
       feed = registry.feed;
@@ -87,6 +89,7 @@ export async function startStack(
         registry: feed!,
         rpcAuth: config.rpcAuth,
         adminToken: config.adminToken,
+        http: config.http,
       });
       started.push({ part: "hub", ...hub });
       activity = hub.service;
@@ -103,6 +106,7 @@ export async function startStack(
         adminToken: config.adminToken,
         activity: activity!,
         seed: config.seed,
+        http: config.http,
       });
       started.push({ part: "api", ...api });
     }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
 import type { ChainClient } from "../devchain/client.js";
-import { type Logger, createHttpServer } from "../http/index.js";
+import { type HttpOptions, type Logger, createHttpServer } from "../http/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
 import type { ActivitySource } from "./activity.js";
@@ -29,6 +29,8 @@ export interface ClientApiOptions {
   naming: NamingProfile;
   /** Operator writes need it as a Bearer token; without one they are accepted from loopback only. */
   adminToken?: string;
+  /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
+  http?: HttpOptions;
   activity: ActivitySource;
   /** Loads the demo data set (idempotent). */
   seed?: "demo";
@@ -84,7 +86,12 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
     });
     if (options.seed === "demo") await seedDemo(service, now);
 
-    const app = await createHttpServer({ part: "api", logger: options.logger, errors: clientApiErrors });
+    const app = await createHttpServer({
+      ...options.http,
+      part: "api",
+      logger: options.logger,
+      errors: clientApiErrors,
+    });
     await app.register(publicRoutes(service));
     await app.register(operatorRoutes(service, options.adminToken));
     await app.ready();

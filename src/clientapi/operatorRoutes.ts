@@ -67,9 +67,10 @@ export function operatorRoutes(service: ClientApiService, adminToken: string | u
   const { directory, powerBadges } = service;
   return async function plugin(app: FastifyInstance): Promise<void> {
     // Before the body is even parsed: a caller without the right to write learns nothing about its input.
-    app.addHook("onRequest", operatorGuard(adminToken, clientApiErrors));
-    // No operator route takes query parameters, so any sent are a mistake worth a 400.
+    const guard = operatorGuard(adminToken, clientApiErrors);
     app.addHook("onRoute", (route) => {
+      route.onRequest = guard;
+      // No operator route takes query parameters, so any sent are a mistake worth a 400.
       route.schema = { querystring: s.object({}), ...route.schema };
     });
 

@@ -1,6 +1,6 @@
 /** The devchain: a local model of the id, key and storage registries on chain id 10. */
 import type { FastifyInstance } from "fastify";
-import { createHttpServer, type Logger } from "../http/index.js";
+import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
 import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
 import { chainErrors } from "./errors.js";
 import { chainMigrations } from "./migrations/index.js";
@@ -14,6 +14,8 @@ export interface DevchainOptions {
   /** Seconds between blocks; 0 mines every transaction at once, in a block of its own. */
   blockTimeSeconds: number;
   adminToken?: string;
+  /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
+  http?: HttpOptions;
   /** Unix ms; injectable for tests. */
   now?: () => number;
 }
@@ -43,7 +45,12 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
     now: options.now ?? Date.now,
   });
   await chain.start();
-  const app = await createHttpServer({ part: "devchain", logger: options.logger, errors: chainErrors });
+  const app = await createHttpServer({
+    ...options.http,
+    part: "devchain",
+    logger: options.logger,
+    errors: chainErrors,
+  });
   await app.register(chainRoutes, { chain, adminToken: options.adminToken });
   await app.ready();
   return {

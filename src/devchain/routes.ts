@@ -98,7 +98,7 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
   app.post<{ Body: { custody: Hex; recovery?: Hex }; Querystring: { wait: boolean } }>(
     "/v1/fids",
     {
-      preHandler: operator,
+      onRequest: operator,
       schema: {
         querystring: waitQuery,
         body: {
@@ -173,7 +173,7 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
   }>(
     "/v1/fids/:fid/signers",
     {
-      preHandler: operator,
+      onRequest: operator,
       schema: {
         params: fidParams,
         querystring: waitQuery,
@@ -201,7 +201,7 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
   app.delete<{ Params: { fid: string; key: string }; Querystring: { wait: boolean } }>(
     "/v1/fids/:fid/signers/:key",
     {
-      preHandler: operator,
+      onRequest: operator,
       schema: {
         params: {
           type: "object",
@@ -224,7 +224,7 @@ export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
   app.post<{ Params: { fid: string }; Querystring: { wait: boolean }; Body: { units: number } }>(
     "/v1/fids/:fid/storage",
     {
-      preHandler: operator,
+      onRequest: operator,
       schema: {
         params: fidParams,
         querystring: waitQuery,

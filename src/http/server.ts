@@ -8,22 +8,49 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type onRouteHookHandler,
 } from "fastify";
 import type { ErrorShape } from "./errors.js";
+import { hostGuard } from "./hosts.js";
+import { lingerIfBodyUnread } from "./linger.js";
 import type { Logger } from "./logger.js";
+import { isOperatorGuard, normalOrigin } from "./operator.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
 
-export interface HttpServerOptions {
+/** What an operator configures about every part's HTTP server (`castnet start` flags). */
+export interface HttpOptions {
+  /** Host names the part answers to besides IP literals and (*.)localhost; "*" accepts any. Default none. */
+  allowedHosts?: readonly string[];
+  /** Origins (scheme://host[:port]) besides a request's own whose pages may call operator routes. Default none. */
+  trustedOrigins?: readonly string[];
+  /** Time to receive a whole request, headers and body; default 30 s. */
+  requestTimeoutMs?: number;
+  /** Time to receive a request's headers; default 10 s. */
+  headersTimeoutMs?: number;
+  /** A connection with no traffic either way for this long is closed; default 120 s. */
+  idleTimeoutMs?: number;
+  /** Open connections the part accepts; beyond them new connections are closed at once. Default 4,096. */
+  maxConnections?: number;
+}
+
+export interface HttpServerOptions extends HttpOptions {
   /** Which part this server is ("hub", "registry", ...), for logs. */
   part: string;
   logger: Logger;
   errors: ErrorShape;
   /** Largest request body in bytes. */
   bodyLimit?: number;
-  corsOrigin?: string;
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024;
+const DEFAULTS = {
+  requestTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  idleTimeoutMs: 120_000,
+  maxConnections: 4_096,
+} as const;
+/** How often Node looks for requests over their time limits: the timeouts are this late at most. */
+const TIMEOUT_CHECK_MS = 1_000;
 
 function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal"]>) {
   if (shaped.headers) reply.headers(shaped.headers);
@@ -31,18 +58,27 @@ function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal
 }
 
 /**
- * The Fastify conventions shared by the four parts: request ids, structured logs, CORS with preflight,
- * body limits, keep-alive longer than common load balancers' 60 s, schema validation that coerces
- * query strings but never JSON bodies, errors in the part's own shape (never a 500 for bad input),
- * and a health route.
+ * The Fastify conventions shared by the four parts: request ids, structured logs, the Host rule
+ * (hosts.ts), CORS with preflight for public routes and none for operator routes (operator.ts),
+ * body limits, time limits on receiving requests, a cap on connections, keep-alive longer than
+ * common load balancers' 60 s, schema validation that coerces query strings but never JSON bodies,
+ * errors in the part's own shape (never a 500 for bad input), and a health route.
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
+  const limits = { ...DEFAULTS, ...definedOnly(options) };
   const app = Fastify({
     loggerInstance: options.logger.child({ part: options.part }) as FastifyBaseLogger,
     // One line per request comes from our onResponse hook, with the route pattern instead of the raw URL.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     keepAliveTimeout: 61_000,
+    requestTimeout: limits.requestTimeoutMs,
+    connectionTimeout: limits.idleTimeoutMs,
+    http: {
+      // Node refuses a headers timeout longer than the request timeout it is part of.
+      headersTimeout: Math.min(limits.headersTimeoutMs, limits.requestTimeoutMs),
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    },
     requestIdHeader: "x-request-id",
     genReqId: () => randomUUID(),
     return503OnClosing: true,
@@ -57,16 +93,22 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     },
     forceCloseConnections: "idle",
   });
+  app.server.maxConnections = limits.maxConnections;
   app.setValidatorCompiler(validatorCompiler);
+  const checkHost = hostGuard(options.allowedHosts ?? [], options.errors);
+  if (checkHost) app.addHook("onRequest", checkHost);
+  app.decorate("trustedOrigins", new Set((options.trustedOrigins ?? []).map(trustedOrigin)));
+  app.addHook("onRoute", operatorPreflights());
   await app.register(cors, {
     // A plain OPTIONS (no preflight headers) is answered like a preflight, not refused in plain text.
     strictPreflight: false,
-    origin: options.corsOrigin ?? "*",
+    origin: "*",
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     exposedHeaders: ["x-request-id", "retry-after"],
   });
   app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
+    lingerIfBodyUnread(request.raw, reply.raw);
   });
   app.addHook("onResponse", async (request, reply) => {
     request.log.info(
@@ -107,6 +149,41 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   return app as unknown as FastifyInstance;
 }
 
+function definedOnly(options: HttpOptions): Partial<HttpOptions> {
+  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+}
+
+function trustedOrigin(origin: string): string {
+  const normal = normalOrigin(origin);
+  if (normal === undefined)
+    throw new RangeError(`trusted origin ${origin} is not an origin like https://example.com`);
+  return normal;
+}
+
+/**
+ * Every URL with an operator route also gets an OPTIONS route behind the same guard, so that a CORS
+ * preflight from another origin is refused there instead of answered by the CORS plugin. The check
+ * waits until the route's plugin has run its own onRoute hooks, which may add the guard.
+ */
+function operatorPreflights(): onRouteHookHandler {
+  const covered = new Set<string>();
+  return function onRoute(this: FastifyInstance, route) {
+    if (route.method === "OPTIONS") return;
+    this.after((error) => {
+      const guard = [route.onRequest ?? []].flat().find(isOperatorGuard);
+      if (error || guard === undefined || covered.has(route.url)) return;
+      covered.add(route.url);
+      this.route({
+        method: "OPTIONS",
+        url: route.url.slice(route.prefix.length),
+        config: { cors: false },
+        onRequest: guard,
+        handler: async (_request, reply) => reply.code(204).send(),
+      });
+    });
+  };
+}
+
 function clientMessage(error: FastifyError, contentType: string | undefined): string {
   switch (error.code) {
     case "FST_ERR_CTP_BODY_TOO_LARGE":
@@ -129,11 +206,12 @@ function clientMessage(error: FastifyError, contentType: string | undefined): st
  */
 function answerClientError(error: Error & { code?: string }, socket: Socket, errors: ErrorShape): void {
   if (!socket.writable) return void socket.destroy(error);
-  const tooLarge = error.code === "HPE_HEADER_OVERFLOW";
-  const reply = errors.badRequest(
-    tooLarge ? "the request headers are too large" : "the request is not valid HTTP",
-    tooLarge ? 431 : 400,
-  );
+  const reply =
+    error.code === "HPE_HEADER_OVERFLOW"
+      ? errors.badRequest("the request headers are too large", 431)
+      : error.code === "ERR_HTTP_REQUEST_TIMEOUT"
+        ? errors.badRequest("the request did not arrive in time", 408)
+        : errors.badRequest("the request is not valid HTTP", 400);
   const body = JSON.stringify(reply.body);
   socket.end(
     `HTTP/1.1 ${reply.statusCode} ${STATUS_CODES[reply.statusCode] ?? "Bad Request"}\r\n` +

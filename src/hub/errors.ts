@@ -16,16 +16,23 @@ export class UnsupportedMediaType extends HubError {
   }
 }
 
-/** A fid over its merge rate (protocol-rules.md §3 step 10): unavailable, answered with 429. */
-export class RateLimited extends HubError {
+/** A caller over one of its limits: unavailable, answered with 429. */
+export class TooManyRequests extends HubError {
+  constructor(message: string) {
+    super("unavailable", message);
+  }
+}
+
+/** A fid over its merge rate (protocol-rules.md §3 step 10). */
+export class RateLimited extends TooManyRequests {
   constructor(fid: number) {
-    super("unavailable", `rate limit exceeded for FID ${fid}`);
+    super(`rate limit exceeded for FID ${fid}`);
   }
 }
 
 function statusOf(error: HubError): number {
   if (error instanceof UnsupportedMediaType) return 415;
-  if (error instanceof RateLimited) return 429;
+  if (error instanceof TooManyRequests) return 429;
   const code: HubErrorCode = error.errCode;
   if (code === "not_found") return 404;
   if (code === "unauthenticated") return 401;

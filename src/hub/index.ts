@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { OnChainEventSource } from "../devchain/client.js";
-import { createHttpServer, type Logger } from "../http/index.js";
+import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
 import { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../registry/feed.js";
@@ -20,6 +20,7 @@ import { FidRateLimit } from "./fidRateLimit.js";
 import { ChainFollower } from "./onchain.js";
 import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ } from "./routes/activity.js";
 import { hubRoutes } from "./routes/index.js";
+import type { StreamLimits } from "./routes/stream.js";
 import { HubService } from "./service.js";
 import { readState } from "./state.js";
 import type { HubTables } from "./tables.js";
@@ -46,6 +47,10 @@ export interface HubOptions {
   mergesPerUnit?: number;
   /** Bounds of GET /v1/activity/reactorsByAuthor (default: 90 days back, answers cached 60 s). */
   activityRead?: Partial<ActivityReadOptions>;
+  /** Caps on open event streams, in all and per client (routes/stream.ts). */
+  streams?: StreamLimits;
+  /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
+  http?: HttpOptions;
 }
 
 export interface Hub {
@@ -123,6 +128,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     { version: VERSION, nickname: "castnet", peerId: await peerIdOf(database) },
   );
   const app = await createHttpServer({
+    ...options.http,
     part: "hub",
     logger: options.logger,
     errors: hubErrors,
@@ -136,6 +142,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       adminToken: options.adminToken,
       activityRead: { ...DEFAULT_ACTIVITY_READ, ...options.activityRead },
       now: core.now,
+      streams: options.streams,
     }),
   );
   await app.ready();

@@ -2,7 +2,7 @@ import type { FastifyInstance } from "fastify";
 import { type Address, type Hex, getAddress, isAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ChainClient } from "../devchain/client.js";
-import { type Logger, RateLimiter, createHttpServer } from "../http/index.js";
+import { type HttpOptions, type Logger, RateLimiter, createHttpServer } from "../http/index.js";
 import { USERNAME_PROOF_VERIFIER_ADDRESS } from "../protocol/contracts.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import {
@@ -62,6 +62,8 @@ export interface RegistryOptions {
   now?: () => number;
   /** Threads that check and make signatures (at least 1). Default: one per core, at most 4. */
   signatureThreads?: number;
+  /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
+  http?: HttpOptions;
 }
 
 export interface Registry {
@@ -147,6 +149,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     const service = new RegistryService({ database, chain: options.chain, signer, admins, reserved, now });
 
     const app = await createHttpServer({
+      ...options.http,
       part: "registry",
       logger: options.logger,
       errors: registryErrors,

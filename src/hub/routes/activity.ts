@@ -56,7 +56,7 @@ export function activityRoutes(
     app.get<{ Querystring: { since: number } }>(
       "/v1/activity/reactorsByAuthor",
       {
-        preHandler: operatorGuard(adminToken, hubErrors),
+        onRequest: operatorGuard(adminToken, hubErrors),
         schema: {
           querystring: { type: "object", required: ["since"], properties: { since: integer } },
           response: {

@@ -12,12 +12,12 @@ const empty = { type: "object", additionalProperties: false, properties: {} } as
 
 export function adminRoutes(service: HubService, adminToken: string | undefined): FastifyPluginAsync {
   return async (app) => {
-    const preHandler = operatorGuard(adminToken, hubErrors);
+    const onRequest = operatorGuard(adminToken, hubErrors);
 
     app.post(
       "/v1/admin/housekeeping",
       {
-        preHandler,
+        onRequest,
         schema: {
           response: {
             200: {
@@ -34,7 +34,7 @@ export function adminRoutes(service: HubService, adminToken: string | undefined)
       }),
     );
 
-    app.post("/v1/admin/sync", { preHandler, schema: { response: { 200: empty } } }, async () => {
+    app.post("/v1/admin/sync", { onRequest, schema: { response: { 200: empty } } }, async () => {
       await Promise.all([service.syncChain(), service.syncNames()]);
       return {};
     });

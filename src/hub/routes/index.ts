@@ -9,7 +9,7 @@ import { eventRoutes } from "./events.js";
 import { infoRoutes } from "./info.js";
 import { messageRoutes } from "./messages.js";
 import { proofRoutes } from "./proofs.js";
-import { streamRoutes } from "./stream.js";
+import { type StreamLimits, streamRoutes } from "./stream.js";
 import { submitRoutes } from "./submit.js";
 
 export interface HubRoutesOptions {
@@ -20,10 +20,11 @@ export interface HubRoutesOptions {
   adminToken: string | undefined;
   activityRead: ActivityReadOptions;
   now: () => number;
+  streams?: StreamLimits;
 }
 
 export function hubRoutes(options: HubRoutesOptions): FastifyPluginAsync {
-  const { service, profile, auth, adminToken } = options;
+  const { service, profile, auth, adminToken, streams } = options;
   return async (app) => {
     await app.register(infoRoutes(service));
     await app.register(activityRoutes(service, adminToken, options.activityRead, options.now));
@@ -31,7 +32,7 @@ export function hubRoutes(options: HubRoutesOptions): FastifyPluginAsync {
     await app.register(chainRoutes(service));
     await app.register(proofRoutes(service, profile));
     await app.register(eventRoutes(service, profile));
-    await app.register(streamRoutes(service, profile));
+    await app.register(streamRoutes(service, profile, streams));
     await app.register(submitRoutes(service, auth));
     await app.register(adminRoutes(service, adminToken));
   };

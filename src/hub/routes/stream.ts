@@ -4,24 +4,62 @@
  * the same JSON as /v1/events. A stream starts at `from_event_id` (inclusive), or after the id in a
  * reconnecting client's Last-Event-ID header, or else with the next event to be merged. Events
  * committed by other hub processes on the same database arrive within a second.
+ *
+ * Streams at the head share one reader (../fanout.ts). Open streams are capped in all and per
+ * client (IPv6 clients by their /64). A subscriber whose socket buffer passes a bound is dropped,
+ * not waited for: it reconnects with Last-Event-ID and catches up from the database, while waiting
+ * would hold every other subscriber back and buffering without bound would let it hold memory.
  */
 import { once } from "node:events";
+import type { ServerResponse } from "node:http";
 import type { FastifyPluginAsync } from "fastify";
+import { clientAddressKey } from "../../http/index.js";
 import { HubError } from "../../protocol/errors.js";
 import { renderHubEvent } from "../../protocol/json/index.js";
 import type { NamingProfile } from "../../protocol/naming.js";
+import { TooManyRequests } from "../errors.js";
 import { EVENTS_PAGE_SIZE } from "../events.js";
+import { EventFanout, type Subscriber } from "../fanout.js";
 import type { HubService } from "../service.js";
 import { integer } from "./query.js";
 
-const POLL_MS = 1_000;
-const HEARTBEAT_MS = 15_000;
+export interface StreamLimits {
+  /** Open event streams in all; default 2,000. */
+  maxStreams?: number;
+  /** Open event streams per client address (IPv6: per /64); default 20. */
+  maxStreamsPerClient?: number;
+}
 
-export function streamRoutes(service: HubService, profile: NamingProfile): FastifyPluginAsync {
+/** Unsent SSE text a subscriber may have queued before it is dropped. */
+const MAX_BUFFERED_BYTES = 1024 * 1024;
+
+export function streamRoutes(
+  service: HubService,
+  profile: NamingProfile,
+  limits: StreamLimits = {},
+): FastifyPluginAsync {
+  const maxStreams = limits.maxStreams ?? 2_000;
+  const maxPerClient = limits.maxStreamsPerClient ?? 20;
   return async (app) => {
+    const fanout = new EventFanout(
+      async (fromId) => {
+        const { events } = await service.events(fromId, EVENTS_PAGE_SIZE);
+        return {
+          events: events.map((event) => ({
+            id: event.id,
+            text: `id: ${event.id}\ndata: ${JSON.stringify(renderHubEvent(event, profile))}\n\n`,
+          })),
+          full: events.length === EVENTS_PAGE_SIZE,
+        };
+      },
+      (error) => app.log.warn({ err: error }, "event stream read failed"),
+    );
+    const unsubscribe = service.onEvents(() => fanout.notify());
     const open = new Set<() => void>();
+    const perClient = new Map<string, number>();
     // Streams never end by themselves; closing the hub ends them so that it can stop.
     app.addHook("preClose", async () => {
+      unsubscribe();
       for (const end of open) end();
     });
 
@@ -29,6 +67,17 @@ export function streamRoutes(service: HubService, profile: NamingProfile): Fasti
       "/v1/events/stream",
       { schema: { querystring: { type: "object", properties: { from_event_id: integer } } } },
       async (request, reply) => {
+        const client = clientAddressKey(request.ip);
+        if ((perClient.get(client) ?? 0) >= maxPerClient)
+          throw new TooManyRequests(
+            `this client has ${maxPerClient} event streams open, the most the hub allows one client; close one first`,
+          );
+        if (open.size >= maxStreams)
+          throw new HubError(
+            "unavailable",
+            "the hub serves as many event streams as it can; try again later",
+          );
+
         const lastEventId = request.headers["last-event-id"];
         let cursor: number;
         if (request.query.from_event_id !== undefined) cursor = request.query.from_event_id;
@@ -40,6 +89,8 @@ export function streamRoutes(service: HubService, profile: NamingProfile): Fasti
 
         reply.hijack();
         const raw = reply.raw;
+        // A stream is a long response, not a slow request: the idle-connection timeout is not for it.
+        raw.socket?.setTimeout(0);
         raw.writeHead(200, {
           ...(reply.getHeaders() as Record<string, string>),
           "content-type": "text/event-stream; charset=utf-8",
@@ -50,46 +101,44 @@ export function streamRoutes(service: HubService, profile: NamingProfile): Fasti
         raw.write(": castnet hub events\n\n");
 
         let closed = false;
-        let pending = true;
-        let wake = () => undefined as void;
-        const notify = () => {
-          pending = true;
-          wake();
+        const subscriber: Subscriber = {
+          cursor,
+          write: (text) => write(raw, text, end),
+          ready: async () => {
+            if (raw.writableNeedDrain) await Promise.race([once(raw, "drain"), once(raw, "close")]);
+          },
         };
         const end = () => {
+          if (closed) return;
           closed = true;
-          wake();
+          open.delete(end);
+          const left = (perClient.get(client) ?? 1) - 1;
+          if (left === 0) perClient.delete(client);
+          else perClient.set(client, left);
+          fanout.remove(subscriber);
+          raw.end();
         };
         open.add(end);
-        const unsubscribe = service.onEvents(notify);
-        const poll = setInterval(notify, POLL_MS);
-        const heartbeat = setInterval(() => raw.write(": keep-alive\n\n"), HEARTBEAT_MS);
-        request.raw.on("close", end);
+        perClient.set(client, (perClient.get(client) ?? 0) + 1);
+        raw.on("close", end);
         try {
-          while (!closed) {
-            if (!pending) await new Promise<void>((resolve) => (wake = resolve));
-            pending = false;
-            for (;;) {
-              const { events } = await service.events(cursor, EVENTS_PAGE_SIZE);
-              for (const event of events) {
-                const text = `id: ${event.id}\ndata: ${JSON.stringify(renderHubEvent(event, profile))}\n\n`;
-                if (!raw.write(text)) await Promise.race([once(raw, "drain"), once(raw, "close")]);
-                if (closed) break;
-              }
-              if (events.length > 0) cursor = events[events.length - 1]!.id + 1;
-              if (events.length < EVENTS_PAGE_SIZE || closed) break;
-            }
-          }
+          if (!(await fanout.catchUp(subscriber, () => closed))) end();
         } catch (error) {
           request.log.warn({ err: error }, "event stream failed");
-        } finally {
-          open.delete(end);
-          unsubscribe();
-          clearInterval(poll);
-          clearInterval(heartbeat);
-          raw.end();
+          end();
         }
       },
     );
   };
+}
+
+/** Writes unless the subscriber has fallen too far behind, in which case it is dropped. */
+function write(raw: ServerResponse, text: string, end: () => void): boolean {
+  if (raw.writableEnded || raw.destroyed) return false;
+  if (raw.writableLength > MAX_BUFFERED_BYTES) {
+    end();
+    return false;
+  }
+  raw.write(text);
+  return true;
 }
