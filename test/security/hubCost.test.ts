@@ -154,7 +154,7 @@ for (const engine of await testEngines()) {
         });
       });
       socket.write(
-        "POST /v1/submitBulkMessages HTTP/1.1\r\nHost: hub\r\nContent-Type: application/octet-stream\r\n" +
+        "POST /v1/submitBulkMessages HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/octet-stream\r\n" +
           `Content-Length: 8000000\r\n\r\n${"x".repeat(1000)}`,
       );
       try {
