@@ -29,6 +29,8 @@ export interface StackConfig {
   logLevel: LogLevel;
   databaseUrl: string | undefined;
   seed: "demo" | undefined;
+  /** Registry admin fid → the address that signs its requests (none unless configured). */
+  registryAdmins: Record<number, `0x${string}`>;
   /** Host, origin, time and connection limits every part's HTTP server applies. */
   http: HttpOptions;
 }
@@ -93,6 +95,10 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
     env: "CASTNET_RPC_AUTH",
     help: "user:password[,user:password] required by the hub's submitMessage",
   },
+  "registry-admin": {
+    env: "CASTNET_REGISTRY_ADMIN",
+    help: "fid=0xaddress[,fid=0xaddress]: registry admins, each with a key of its own (never the server key)",
+  },
   seed: { env: "CASTNET_SEED", help: "demo: load a small demo data set into the client API" },
   "allowed-hosts": {
     env: "CASTNET_ALLOWED_HOSTS",
@@ -143,6 +149,17 @@ function list(value: string | undefined): string[] | undefined {
     ?.split(",")
     .map((item) => item.trim())
     .filter(Boolean);
+}
+
+function registryAdmins(value: string | undefined): Record<number, `0x${string}`> {
+  const admins: Record<number, `0x${string}`> = {};
+  for (const entry of list(value) ?? []) {
+    const match = /^(\d{1,15})=(0x[0-9a-fA-F]{40})$/.exec(entry);
+    if (!match || Number(match[1]) === 0)
+      throw new UsageError(`--registry-admin takes fid=0xaddress pairs, got "${entry}"`);
+    admins[Number(match[1])] = match[2] as `0x${string}`;
+  }
+  return admins;
 }
 
 function positive(name: string, value: string | undefined, max: number): number | undefined {
@@ -282,6 +299,7 @@ export function parseStartOptions(
     ] as const),
     databaseUrl: env.DATABASE_URL || undefined,
     seed: seed === undefined ? undefined : oneOf("seed", seed, ["demo"] as const),
+    registryAdmins: registryAdmins(value("registry-admin")),
     http: {
       allowedHosts: list(value("allowed-hosts")),
       trustedOrigins: origins(value("trusted-origins")),

@@ -69,6 +69,7 @@ export async function startStack(
         logger,
         chain,
         naming,
+        adminFids: config.registryAdmins,
         http: config.http,
       });
       started.push({ part: "registry", ...registry });
