@@ -18,6 +18,7 @@ import { signAdminTransfer } from "../../src/protocol/eip712/adminTransfer.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
 import { type Registry, type RegistryOptions, createRegistry } from "../../src/registry/index.js";
 import { testEngines } from "../support/databases.js";
+import type { Transfer } from "../../src/registry/feed.js";
 import {
   ADMIN_FID,
   Harness,
@@ -83,17 +84,6 @@ function resolveCall(label: string): Hex {
   const bytes = stringToBytes(label);
   const name = concat([bytesToHex(new Uint8Array([bytes.length])), bytesToHex(bytes), "0x00"]);
   return encodeFunctionData({ abi: RESOLVER, functionName: "resolve", args: [name, "0x"] });
-}
-
-interface Transfer {
-  id: number;
-  timestamp: number;
-  username: string;
-  owner: Address;
-  from: number;
-  to: number;
-  user_signature: Hex;
-  server_signature: Hex;
 }
 
 for (const engine of await testEngines()) {
