@@ -3,8 +3,9 @@
  * transactions that wait for the next block, and each mined transaction turned into the on-chain
  * event a hub reads.
  */
+import { toHex } from "../protocol/hex.js";
 import { randomBytes } from "node:crypto";
-import { bytesToHex, encodePacked, getAddress, hexToBytes, isAddress, keccak256, zeroAddress } from "viem";
+import { encodePacked, getAddress, hexToBytes, isAddress, keccak256, zeroAddress } from "viem";
 import type { Logger } from "../http/index.js";
 import {
   IdRegisterEventType,
@@ -106,19 +107,15 @@ function unknownFid(fid: number): ChainError {
   return new ChainError("unknown_fid", `fid ${fid} is not registered`);
 }
 
-function hex(bytes: Uint8Array): Hex {
-  return bytesToHex(bytes);
-}
-
 function transactionHash(genesis: Uint8Array, seq: number): Uint8Array {
-  return keccak256(encodePacked(["bytes32", "uint64"], [hex(genesis), BigInt(seq)]), "bytes");
+  return keccak256(encodePacked(["bytes32", "uint64"], [toHex(genesis), BigInt(seq)]), "bytes");
 }
 
 function blockHash(number: number, parentHash: Uint8Array, timestamp: number): Uint8Array {
   return keccak256(
     encodePacked(
       ["uint32", "uint64", "bytes32", "uint64"],
-      [OP_MAINNET_CHAIN_ID, BigInt(number), hex(parentHash), BigInt(timestamp)],
+      [OP_MAINNET_CHAIN_ID, BigInt(number), toHex(parentHash), BigInt(timestamp)],
     ),
     "bytes",
   );
@@ -191,10 +188,10 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
       custody: getAddress(row.custody),
       recovery: getAddress(row.recovery),
       signers: signers.map((s) => ({
-        key: hex(s.key),
+        key: toHex(s.key),
         keyType: s.keyType,
         metadataType: s.metadataType,
-        metadata: hex(s.metadata),
+        metadata: toHex(s.metadata),
       })),
       storageUnits,
     };
@@ -217,14 +214,14 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
     const tx = await store.transactionByHash(this.database.db, hexToBytes(hash));
     if (!tx) return undefined;
     return tx.blockNumber === null
-      ? { transactionHash: hex(tx.hash), status: "pending" }
-      : { transactionHash: hex(tx.hash), status: "mined", blockNumber: tx.blockNumber };
+      ? { transactionHash: toHex(tx.hash), status: "pending" }
+      : { transactionHash: toHex(tx.hash), status: "mined", blockNumber: tx.blockNumber };
   }
 
   async latestBlock(): Promise<BlockInfo> {
     const block = await store.latestBlock(this.database.db);
     if (!block) throw new Error("the devchain has no genesis block; start() was not called");
-    return { number: block.number, hash: hex(block.hash), timestamp: block.timestamp };
+    return { number: block.number, hash: toHex(block.hash), timestamp: block.timestamp };
   }
 
   async latestBlockNumber(): Promise<number> {
@@ -296,10 +293,10 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
       if (existing?.removeSubmitted) {
         throw new ChainError(
           "key_removed",
-          `key ${hex(key)} was removed from fid ${fid} and cannot be added again`,
+          `key ${toHex(key)} was removed from fid ${fid} and cannot be added again`,
         );
       }
-      if (existing) throw new ChainError("key_exists", `key ${hex(key)} is already added to fid ${fid}`);
+      if (existing) throw new ChainError("key_exists", `key ${toHex(key)} is already added to fid ${fid}`);
       await store.insertSigner(trx, { fid, key, keyType, metadataType, metadata, txSeq: seq });
       return fid;
     });
@@ -311,7 +308,7 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
       await this.requireFid(trx, fid);
       const existing = await store.signerRow(trx, fid, key);
       if (!existing || existing.removeSubmitted) {
-        throw new ChainError("key_not_active", `key ${hex(key)} is not an active key of fid ${fid}`);
+        throw new ChainError("key_not_active", `key ${toHex(key)} is not an active key of fid ${fid}`);
       }
       await store.submitSignerRemove(trx, fid, key, seq);
       return fid;
@@ -353,8 +350,8 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
     const body = (await this.minedEvent(submitted)).idRegisterEventBody!;
     return {
       fid: submitted.fid,
-      custody: getAddress(hex(body.to)),
-      recovery: getAddress(hex(body.recoveryAddress)),
+      custody: getAddress(toHex(body.to)),
+      recovery: getAddress(toHex(body.recoveryAddress)),
     };
   }
 
@@ -416,9 +413,9 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
         this.options.blockTimeSeconds === 0 || this.closing ? await this.mineIn(trx) : undefined;
       return { hash, blockNumber };
     });
-    if (result.blockNumber === undefined) return { transactionHash: hex(result.hash), status: "pending" };
+    if (result.blockNumber === undefined) return { transactionHash: toHex(result.hash), status: "pending" };
     this.watcher.notify(result.blockNumber);
-    return { transactionHash: hex(result.hash), status: "mined", blockNumber: result.blockNumber };
+    return { transactionHash: toHex(result.hash), status: "mined", blockNumber: result.blockNumber };
   }
 
   private async mineIn(trx: store.ChainDb): Promise<number | undefined> {

@@ -6,6 +6,7 @@
  * result. A message is acknowledged only once its transaction has committed and is durable; the
  * next group commits while the disk catches up with the previous one.
  */
+import { toHex } from "../protocol/hex.js";
 import { HubError } from "../protocol/errors.js";
 import { MessageType, UserDataType, type Message, type MessageData } from "../protocol/generated/message.js";
 import { writeMessageJson } from "../protocol/json/index.js";
@@ -59,10 +60,6 @@ interface Waiting {
   prepared: Prepared;
   resolve(outcome: HubError | undefined): void;
   reject(error: unknown): void;
-}
-
-function hex(bytes: Uint8Array): string {
-  return "0x" + Buffer.from(bytes).toString("hex");
 }
 
 function isAccountError(error: HubError | undefined): boolean {
@@ -359,7 +356,7 @@ function needsNameCheck(data: MessageData): boolean {
 function unknownSigner(signer: Uint8Array, fid: number): HubError {
   return new HubError(
     "bad_request.unknown_signer",
-    `invalid signer: signer ${hex(signer)} not found for fid ${fid}`,
+    `invalid signer: signer ${toHex(signer)} not found for fid ${fid}`,
   );
 }
 

@@ -4,7 +4,8 @@
  * one proof per name. A transfer to fid 0 releases the name and deletes its proof. When a name
  * leaves a fid, that fid's USERNAME user data naming it is revoked.
  */
-import type { Address, Hex } from "viem";
+import { fromHex } from "../protocol/hex.js";
+import type { Address } from "viem";
 import { verifyUsernameProof } from "../protocol/eip712/usernameProof.js";
 import { HubEventType } from "../protocol/generated/hub_event.js";
 import { UserDataType } from "../protocol/generated/message.js";
@@ -25,16 +26,12 @@ const LAST_TRANSFER = "fnames:last_transfer_id";
 const NAMES_FOLLOWER = 2;
 const utf8 = new TextEncoder();
 
-function hexBytes(value: Hex): Uint8Array {
-  return new Uint8Array(Buffer.from(value.slice(2), "hex"));
-}
-
 function proofOfTransfer(transfer: Transfer): UserNameProof {
   return {
     timestamp: transfer.timestamp,
     name: utf8.encode(transfer.username),
-    owner: hexBytes(transfer.owner),
-    signature: hexBytes(transfer.server_signature),
+    owner: fromHex(transfer.owner),
+    signature: fromHex(transfer.server_signature),
     fid: transfer.to,
     type: UserNameType.USERNAME_TYPE_FNAME,
   };
@@ -74,8 +71,8 @@ async function mergeTransfer(ctx: MergeContext, transfer: Transfer): Promise<voi
     const values = {
       fid: transfer.to,
       timestamp: transfer.timestamp,
-      owner: hexBytes(transfer.owner),
-      signature: hexBytes(transfer.server_signature),
+      owner: fromHex(transfer.owner),
+      signature: fromHex(transfer.server_signature),
       transfer_id: transfer.id,
     };
     await ctx.trx

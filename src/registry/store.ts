@@ -1,3 +1,4 @@
+import { toHex } from "../protocol/hex.js";
 import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
 import type { Transfer } from "./feed.js";
@@ -44,10 +45,6 @@ type Row = Pick<RegistryTables["registry_transfers"], Exclude<(typeof COLUMNS)[n
   id: number;
 };
 
-function hex(bytes: Uint8Array): Hex {
-  return `0x${Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex")}`;
-}
-
 function bytes(value: Hex): Buffer {
   return Buffer.from(value.slice(2), "hex");
 }
@@ -57,11 +54,11 @@ function toTransfer(row: Row): Transfer {
     id: row.id,
     timestamp: row.timestamp,
     username: row.username,
-    owner: hex(row.owner) as Address,
+    owner: toHex(row.owner) as Address,
     from: row.from_fid,
     to: row.to_fid,
-    user_signature: hex(row.user_signature),
-    server_signature: hex(row.server_signature),
+    user_signature: toHex(row.user_signature),
+    server_signature: toHex(row.server_signature),
   };
 }
 
