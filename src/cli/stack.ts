@@ -1,3 +1,4 @@
+import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { createClientApi } from "../clientapi/index.js";
 import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
@@ -40,10 +41,10 @@ export async function startStack(
   const started: Started[] = [];
   const urls: Partial<Record<PartName, string>> = {};
 
-  const stopAll = async () => {
+  const stopAll = once(async () => {
     for (const { app } of [...started].reverse()) await app.close();
     for (const { close } of [...started].reverse()) await close();
-  };
+  });
 
   try {
     secureStart(config.databaseUrl ? undefined : config.dataDir, config.adminTokenFile, logger);

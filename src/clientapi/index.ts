@@ -1,3 +1,4 @@
+import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
 import type { ChainClient } from "../devchain/client.js";
@@ -105,18 +106,14 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       options.pollIntervalMs ?? 1000,
       options.logger,
     );
-    let closing: Promise<void> | undefined;
     return {
       app,
       service,
-      close() {
-        closing ??= (async () => {
-          await background.stop();
-          await app.close();
-          await database.close();
-        })();
-        return closing;
-      },
+      close: once(async () => {
+        await background.stop();
+        await app.close();
+        await database.close();
+      }),
     };
   } catch (error) {
     await database.close();

@@ -1,4 +1,5 @@
 /** The devchain: a local model of the id, key and storage registries on chain id 10. */
+import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
 import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
@@ -56,12 +57,12 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
   return {
     app,
     chain,
-    async close() {
+    close: once(async () => {
       await chain.stopMining();
       await app.close();
       chain.close();
       await database.close();
-    },
+    }),
   };
 }
 

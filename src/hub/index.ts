@@ -1,3 +1,4 @@
+import { once } from "../once.js";
 import { availableParallelism } from "node:os";
 /** The hub (SPEC C): signed messages as CRDT sets, on-chain events, username proofs, hub events. */
 import { randomBytes } from "node:crypto";
@@ -152,7 +153,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   return {
     app,
     service,
-    async close() {
+    close: once(async () => {
       stopJobs();
       await app.close();
       await engine.close();
@@ -160,7 +161,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       await names.stop();
       await verifier.close();
       await database.close();
-    },
+    }),
   };
 }
 

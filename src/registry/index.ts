@@ -1,3 +1,4 @@
+import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { type Address, type Hex, getAddress, isAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -160,13 +161,11 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     await app.register(ccipRoutes, { prefix: "/ccip", service, lookups });
 
     const threads = signer;
-    let closing: Promise<void> | undefined;
-    const close = () =>
-      (closing ??= (async () => {
-        await app.close();
-        await threads.close();
-        await database.close();
-      })());
+    const close = once(async () => {
+      await app.close();
+      await threads.close();
+      await database.close();
+    });
     return { app, service, feed: service, close };
   } catch (error) {
     await signer?.close();
