@@ -6,7 +6,7 @@
 import type { Kysely } from "kysely";
 import type { HubEvent } from "../protocol/generated/hub_event.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import { runCompiled, type Engine } from "../storage/index.js";
+import { runCompiled, type DatabaseKind } from "../storage/index.js";
 import type { StoreType } from "./keys.js";
 import { loadStorage, loadStorages, type Storage } from "./limits.js";
 import type { HubTables } from "./tables.js";
@@ -23,7 +23,7 @@ interface Count {
 
 export interface MergeContext {
   readonly trx: Kysely<HubTables>;
-  readonly engine: Engine;
+  readonly engine: DatabaseKind;
   readonly profile: NamingProfile;
   /** Unix ms, fixed for the transaction. */
   readonly nowMs: number;
@@ -34,7 +34,7 @@ export interface MergeContext {
 
 export function newContext(
   trx: Kysely<HubTables>,
-  engine: Engine,
+  engine: DatabaseKind,
   profile: NamingProfile,
   nowMs: number,
 ): MergeContext {

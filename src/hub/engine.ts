@@ -66,7 +66,7 @@ function isAccountError(error: HubError | undefined): boolean {
   return error?.errCode === "bad_request.unknown_fid" || error?.errCode === "bad_request.unknown_signer";
 }
 
-export class Engine {
+export class MergeEngine {
   #queue: Waiting[] = [];
   #draining: Promise<void> | undefined;
   #closing = false;
@@ -311,7 +311,7 @@ export class Engine {
   }
 
   /**
-   * Engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. A
+   * Merge-engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. A
    * name the hub holds no proof of is looked up at the registry if `mayRecover`, within the budget.
    */
   async #checkState(message: Message, mayRecover: boolean): Promise<HubError | undefined> {

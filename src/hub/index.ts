@@ -10,7 +10,7 @@ import type { NamingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../registry/feed.js";
 import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
 import type { HubCore } from "./core.js";
-import { Engine } from "./engine.js";
+import { MergeEngine } from "./engine.js";
 import { basicAuth, parseRpcAuth } from "./auth.js";
 import { hubErrors } from "./errors.js";
 import { EventBus } from "./events.js";
@@ -113,7 +113,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const verifier = options.verifier ?? createVerifier(options.verifyWorkers, options.naming);
   const chain = new ChainFollower(core, options.chain);
   const names = new NameFollower(core, options.registry);
-  const engine = new Engine(
+  const engine = new MergeEngine(
     core,
     verifier,
     {

@@ -14,7 +14,7 @@ import { writeMessageJson } from "../protocol/json/index.js";
 import { decodeMessage } from "../protocol/message.js";
 import { PROTOCOL_EPOCH_MS, toProtocolTime } from "../protocol/time.js";
 import type { HubCore } from "./core.js";
-import type { Accepted, Engine } from "./engine.js";
+import type { Accepted, MergeEngine } from "./engine.js";
 import { EVENTS_PAGE_SIZE, eventById, eventsFrom, newestEventId, pruneEvents } from "./events.js";
 import { proofOfRow } from "./fnames.js";
 import { pruneExpiredStorage } from "./jobs.js";
@@ -77,7 +77,7 @@ function notFound(what: string): HubError {
 export class HubService implements ActivitySource {
   constructor(
     private readonly core: HubCore,
-    private readonly engine: Engine,
+    private readonly engine: MergeEngine,
     private readonly followers: Followers,
     private readonly identity: { version: string; peerId: string; nickname: string },
   ) {

@@ -7,14 +7,14 @@ import { Readers } from "./readers.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { withStatementCache } from "./statementCache.js";
 
-export type Engine = "sqlite" | "postgres";
+export type DatabaseKind = "sqlite" | "postgres";
 
 export type DatabaseConfig = { engine: "sqlite"; path: string } | { engine: "postgres"; url: string };
 
 /** An open database: the typed query builder and the engine it runs on (some SQL differs per engine). */
 export interface Database<Tables> {
   readonly db: Kysely<Tables>;
-  readonly engine: Engine;
+  readonly engine: DatabaseKind;
   /**
    * Resolves once every transaction committed so far survives a power cut. Commits are durable
    * when they return, except on a SQLite file opened with `backgroundSync`.

@@ -2,7 +2,7 @@ export {
   openDatabase,
   type Database,
   type DatabaseConfig,
-  type Engine,
+  type DatabaseKind,
   type SqliteTuning,
 } from "./database.js";
 export { migrate, type Migration } from "./migrate.js";

@@ -1,9 +1,9 @@
 import { type Kysely, type Migration as KyselyMigration, Migrator } from "kysely";
-import type { Database, Engine } from "./database.js";
+import type { Database, DatabaseKind } from "./database.js";
 
 /** One schema change of a part; migrations run in the order of their names ("0001_transfers", …). */
 export interface Migration {
-  up(db: Kysely<never>, engine: Engine): Promise<void>;
+  up(db: Kysely<never>, engine: DatabaseKind): Promise<void>;
 }
 
 /**

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import type { DatabaseConfig, Engine } from "../../src/storage/index.js";
+import type { DatabaseConfig, DatabaseKind } from "../../src/storage/index.js";
 
 /**
  * The storage engines every storage-backed test runs against. SQLite always; PostgreSQL when a server
@@ -10,7 +10,7 @@ import type { DatabaseConfig, Engine } from "../../src/storage/index.js";
  * CASTNET_TEST_POSTGRES=1 (set by CI) an unreachable PostgreSQL fails the run instead of skipping.
  */
 export interface TestEngine {
-  engine: Engine;
+  engine: DatabaseKind;
   /** A reason to skip, or false. */
   skip: string | false;
   /** A fresh, empty database; `drop` removes it. */
