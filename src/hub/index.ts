@@ -135,17 +135,15 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     errors: hubErrors,
     bodyLimit: BODY_LIMIT,
   });
-  await app.register(
-    hubRoutes({
-      service,
-      profile: options.naming,
-      auth,
-      adminToken: options.adminToken,
-      activityRead: { ...DEFAULT_ACTIVITY_READ, ...options.activityRead },
-      now: core.now,
-      streams: options.streams,
-    }),
-  );
+  await app.register(hubRoutes, {
+    service,
+    profile: options.naming,
+    auth,
+    adminToken: options.adminToken,
+    activityRead: { ...DEFAULT_ACTIVITY_READ, ...options.activityRead },
+    now: core.now,
+    streams: options.streams,
+  });
   await app.ready();
   void chain.sync();
   void names.sync();

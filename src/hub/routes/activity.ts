@@ -4,11 +4,11 @@
  * every reaction in the window, so the read is an operator's, reaches back a bounded window, and
  * repeated reads share one answer for a while.
  */
+import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { operatorGuard } from "../../http/index.js";
 import { HubError } from "../../protocol/errors.js";
 import { hubErrors } from "../errors.js";
-import type { HubService } from "../service.js";
 import { integer } from "./query.js";
 
 export interface ActivityReadOptions {
@@ -28,12 +28,10 @@ const CACHED_ANSWERS = 8;
 
 type Authors = { fid: number; reactors: number }[];
 
-export function activityRoutes(
-  service: HubService,
-  adminToken: string | undefined,
-  options: ActivityReadOptions,
-  now: () => number,
-): FastifyPluginAsync {
+export const activityRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
+  app,
+  { service, adminToken, activityRead, now },
+) => {
   const cache = new Map<number, { expires: number; answer: Promise<Authors> }>();
 
   const answer = (since: number): Promise<Authors> => {
@@ -47,46 +45,44 @@ export function activityRoutes(
       .then((counts) =>
         [...counts].map(([fid, reactors]) => ({ fid, reactors })).sort((a, b) => a.fid - b.fid),
       );
-    cache.set(since, { expires: at + options.cacheMs, answer: fresh });
+    cache.set(since, { expires: at + activityRead.cacheMs, answer: fresh });
     fresh.catch(() => cache.delete(since));
     return fresh;
   };
 
-  return async (app) => {
-    app.get<{ Querystring: { since: number } }>(
-      "/v1/activity/reactorsByAuthor",
-      {
-        onRequest: operatorGuard(adminToken, hubErrors),
-        schema: {
-          querystring: { type: "object", required: ["since"], properties: { since: integer } },
-          response: {
-            200: {
-              type: "object",
-              required: ["authors"],
-              properties: {
-                authors: {
-                  type: "array",
-                  items: {
-                    type: "object",
-                    required: ["fid", "reactors"],
-                    properties: { fid: { type: "integer" }, reactors: { type: "integer" } },
-                  },
+  app.get<{ Querystring: { since: number } }>(
+    "/v1/activity/reactorsByAuthor",
+    {
+      onRequest: operatorGuard(adminToken, hubErrors),
+      schema: {
+        querystring: { type: "object", required: ["since"], properties: { since: integer } },
+        response: {
+          200: {
+            type: "object",
+            required: ["authors"],
+            properties: {
+              authors: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["fid", "reactors"],
+                  properties: { fid: { type: "integer" }, reactors: { type: "integer" } },
                 },
               },
             },
           },
         },
       },
-      async (request) => {
-        const earliest = Math.floor(now() / 1000) - options.windowDays * 86_400;
-        const since = request.query.since;
-        if (since < earliest)
-          throw new HubError(
-            "bad_request.validation_failure",
-            `since must be at most ${options.windowDays} days ago (no earlier than ${earliest}, ${new Date(earliest * 1000).toISOString()})`,
-          );
-        return { authors: await answer(since - (since % SINCE_STEP_SECONDS)) };
-      },
-    );
-  };
-}
+    },
+    async (request) => {
+      const earliest = Math.floor(now() / 1000) - activityRead.windowDays * 86_400;
+      const since = request.query.since;
+      if (since < earliest)
+        throw new HubError(
+          "bad_request.validation_failure",
+          `since must be at most ${activityRead.windowDays} days ago (no earlier than ${earliest}, ${new Date(earliest * 1000).toISOString()})`,
+        );
+      return { authors: await answer(since - (since % SINCE_STEP_SECONDS)) };
+    },
+  );
+};

@@ -3,40 +3,38 @@
  * Bearer credential with one): run the hourly housekeeping now, or catch up with the chain and
  * the registry now, instead of waiting for the next block or transfer notice.
  */
+import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { operatorGuard } from "../../http/index.js";
 import { hubErrors } from "../errors.js";
-import type { HubService } from "../service.js";
 
 const empty = { type: "object", additionalProperties: false, properties: {} } as const;
 
-export function adminRoutes(service: HubService, adminToken: string | undefined): FastifyPluginAsync {
-  return async (app) => {
-    const onRequest = operatorGuard(adminToken, hubErrors);
+export const adminRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, adminToken }) => {
+  const onRequest = operatorGuard(adminToken, hubErrors);
 
-    app.post(
-      "/v1/admin/housekeeping",
-      {
-        onRequest,
-        schema: {
-          response: {
-            200: {
-              type: "object",
-              required: ["prunedMessages", "prunedEvents"],
-              properties: { prunedMessages: { type: "integer" }, prunedEvents: { type: "integer" } },
-            },
+  app.post(
+    "/v1/admin/housekeeping",
+    {
+      onRequest,
+      schema: {
+        response: {
+          200: {
+            type: "object",
+            required: ["prunedMessages", "prunedEvents"],
+            properties: { prunedMessages: { type: "integer" }, prunedEvents: { type: "integer" } },
           },
         },
       },
-      async () => ({
-        prunedMessages: await service.pruneMessages(),
-        prunedEvents: await service.pruneEvents(),
-      }),
-    );
+    },
+    async () => ({
+      prunedMessages: await service.pruneMessages(),
+      prunedEvents: await service.pruneEvents(),
+    }),
+  );
 
-    app.post("/v1/admin/sync", { onRequest, schema: { response: { 200: empty } } }, async () => {
-      await Promise.all([service.syncChain(), service.syncNames()]);
-      return {};
-    });
-  };
-}
+  app.post("/v1/admin/sync", { onRequest, schema: { response: { 200: empty } } }, async () => {
+    await Promise.all([service.syncChain(), service.syncNames()]);
+    return {};
+  });
+};

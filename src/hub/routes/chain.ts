@@ -1,9 +1,9 @@
 /** On-chain events, registered fids and storage limits (hub-http-api.md §2). */
+import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import type { OnChainEvent } from "../../protocol/generated/onchain_event.js";
-import type { HubService } from "../service.js";
 import type { PageRequest } from "../store.js";
 import {
   checkTokenLength,
@@ -52,130 +52,124 @@ function pageSignerEvents(events: OnChainEvent[], page: PageRequest) {
   };
 }
 
-export function chainRoutes(service: HubService): FastifyPluginAsync {
-  return async (app) => {
-    app.get<{ Querystring: PagingQuery & { fid: number; signer?: string } }>(
-      "/v1/onChainSignersByFid",
-      {
-        schema: {
-          querystring: {
+export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
+  app.get<{ Querystring: PagingQuery & { fid: number; signer?: string } }>(
+    "/v1/onChainSignersByFid",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          required: ["fid"],
+          properties: { fid: integer, signer: text, ...pagingProperties },
+        },
+        // Either { events } or one event; a loose schema serialises both as they are.
+        response: { 200: object },
+      },
+    },
+    async (request) => {
+      const { fid, signer } = request.query;
+      // With a key the reference answers that key's event alone, and only while the key is active.
+      if (signer !== undefined && signer !== "") {
+        return renderOnChainEvent(await service.onChainSigner(fid, hexParam(signer, "signer", 32)));
+      }
+      const page = checkTokenLength(pageRequest(request.query), SIGNER_EVENT_KEY_LENGTH);
+      return pageSignerEvents(await service.onChainSignersByFid(fid), page);
+    },
+  );
+
+  app.get<{ Querystring: { fid: number; event_type: string } }>(
+    "/v1/onChainEventsByFid",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          required: ["fid", "event_type"],
+          properties: { fid: integer, event_type: text },
+        },
+        response: { 200: eventsSchema },
+      },
+    },
+    async (request) => {
+      const type = enumParam(request.query.event_type, [ON_CHAIN_EVENT_TYPE_NAMES.slice(0, 5)], "event_type");
+      return {
+        events: (await service.onChainEventsByFid(request.query.fid, type)).map(renderOnChainEvent),
+      };
+    },
+  );
+
+  app.get<{ Querystring: { address: string } }>(
+    "/v1/onChainIdRegistryEventByAddress",
+    {
+      schema: {
+        querystring: { type: "object", required: ["address"], properties: { address: text } },
+        response: { 200: object },
+      },
+    },
+    async (request) =>
+      renderOnChainEvent(
+        await service.onChainIdRegistryEventByAddress(hexParam(request.query.address, "address", 20)),
+      ),
+  );
+
+  app.get<{ Querystring: PagingQuery }>(
+    "/v1/fids",
+    {
+      schema: {
+        querystring: { type: "object", properties: { ...pagingProperties } },
+        response: {
+          200: {
             type: "object",
-            required: ["fid"],
-            properties: { fid: integer, signer: text, ...pagingProperties },
-          },
-          // Either { events } or one event; a loose schema serialises both as they are.
-          response: { 200: object },
-        },
-      },
-      async (request) => {
-        const { fid, signer } = request.query;
-        // With a key the reference answers that key's event alone, and only while the key is active.
-        if (signer !== undefined && signer !== "") {
-          return renderOnChainEvent(await service.onChainSigner(fid, hexParam(signer, "signer", 32)));
-        }
-        const page = checkTokenLength(pageRequest(request.query), SIGNER_EVENT_KEY_LENGTH);
-        return pageSignerEvents(await service.onChainSignersByFid(fid), page);
-      },
-    );
-
-    app.get<{ Querystring: { fid: number; event_type: string } }>(
-      "/v1/onChainEventsByFid",
-      {
-        schema: {
-          querystring: {
-            type: "object",
-            required: ["fid", "event_type"],
-            properties: { fid: integer, event_type: text },
-          },
-          response: { 200: eventsSchema },
-        },
-      },
-      async (request) => {
-        const type = enumParam(
-          request.query.event_type,
-          [ON_CHAIN_EVENT_TYPE_NAMES.slice(0, 5)],
-          "event_type",
-        );
-        return {
-          events: (await service.onChainEventsByFid(request.query.fid, type)).map(renderOnChainEvent),
-        };
-      },
-    );
-
-    app.get<{ Querystring: { address: string } }>(
-      "/v1/onChainIdRegistryEventByAddress",
-      {
-        schema: {
-          querystring: { type: "object", required: ["address"], properties: { address: text } },
-          response: { 200: object },
-        },
-      },
-      async (request) =>
-        renderOnChainEvent(
-          await service.onChainIdRegistryEventByAddress(hexParam(request.query.address, "address", 20)),
-        ),
-    );
-
-    app.get<{ Querystring: PagingQuery }>(
-      "/v1/fids",
-      {
-        schema: {
-          querystring: { type: "object", properties: { ...pagingProperties } },
-          response: {
-            200: {
-              type: "object",
-              required: ["fids"],
-              properties: {
-                fids: { type: "array", items: { type: "integer" } },
-                nextPageToken: { type: "string" },
-              },
+            required: ["fids"],
+            properties: {
+              fids: { type: "array", items: { type: "integer" } },
+              nextPageToken: { type: "string" },
             },
           },
         },
       },
-      async (request) => service.fids(checkTokenLength(pageRequest(request.query), FID_KEY_LENGTH)),
-    );
+    },
+    async (request) => service.fids(checkTokenLength(pageRequest(request.query), FID_KEY_LENGTH)),
+  );
 
-    app.get<{ Querystring: { fid: number } }>(
-      "/v1/storageLimitsByFid",
-      {
-        schema: {
-          querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
-          response: {
-            200: {
-              type: "object",
-              required: ["limits", "units", "unitDetails"],
-              properties: {
-                limits: {
-                  type: "array",
-                  items: {
-                    type: "object",
-                    required: ["storeType", "name", "limit", "used", "earliestTimestamp", "earliestHash"],
-                    properties: {
-                      storeType: { type: "string" },
-                      name: { type: "string" },
-                      limit: { type: "integer" },
-                      used: { type: "integer" },
-                      earliestTimestamp: { type: "integer" },
-                      earliestHash: { type: "string" },
-                    },
+  app.get<{ Querystring: { fid: number } }>(
+    "/v1/storageLimitsByFid",
+    {
+      schema: {
+        querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
+        response: {
+          200: {
+            type: "object",
+            required: ["limits", "units", "unitDetails"],
+            properties: {
+              limits: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["storeType", "name", "limit", "used", "earliestTimestamp", "earliestHash"],
+                  properties: {
+                    storeType: { type: "string" },
+                    name: { type: "string" },
+                    limit: { type: "integer" },
+                    used: { type: "integer" },
+                    earliestTimestamp: { type: "integer" },
+                    earliestHash: { type: "string" },
                   },
                 },
-                units: { type: "integer" },
-                unitDetails: {
-                  type: "array",
-                  items: {
-                    type: "object",
-                    required: ["unitType", "unitSize"],
-                    properties: { unitType: { type: "string" }, unitSize: { type: "integer" } },
-                  },
+              },
+              units: { type: "integer" },
+              unitDetails: {
+                type: "array",
+                items: {
+                  type: "object",
+                  required: ["unitType", "unitSize"],
+                  properties: { unitType: { type: "string" }, unitSize: { type: "integer" } },
                 },
               },
             },
           },
         },
       },
-      async (request) => service.storageLimitsByFid(request.query.fid),
-    );
-  };
-}
+    },
+    async (request) => service.storageLimitsByFid(request.query.fid),
+  );
+};

@@ -1,56 +1,53 @@
 /** The hub event log: GET /v1/events and GET /v1/eventById (hub-http-api.md §9). */
+import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { renderHubEvent } from "../../protocol/json/index.js";
-import type { NamingProfile } from "../../protocol/naming.js";
-import type { HubService } from "../service.js";
 import { integer } from "./query.js";
 
 const eventSchema = { type: "object", required: ["type", "id"], additionalProperties: true } as const;
 
-export function eventRoutes(service: HubService, profile: NamingProfile): FastifyPluginAsync {
-  return async (app) => {
-    app.get<{ Querystring: { from_event_id?: number } }>(
-      "/v1/events",
-      {
-        schema: {
-          querystring: { type: "object", properties: { from_event_id: integer } },
-          response: {
-            200: {
-              type: "object",
-              required: ["nextPageEventId", "events"],
-              properties: {
-                nextPageEventId: { type: "integer" },
-                events: { type: "array", items: eventSchema },
-              },
+export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, profile }) => {
+  app.get<{ Querystring: { from_event_id?: number } }>(
+    "/v1/events",
+    {
+      schema: {
+        querystring: { type: "object", properties: { from_event_id: integer } },
+        response: {
+          200: {
+            type: "object",
+            required: ["nextPageEventId", "events"],
+            properties: {
+              nextPageEventId: { type: "integer" },
+              events: { type: "array", items: eventSchema },
             },
           },
         },
       },
-      async (request) => {
-        const page = await service.events(request.query.from_event_id ?? 0);
-        return {
-          nextPageEventId: page.nextPageEventId,
-          events: page.events.map((e) => renderHubEvent(e, profile)),
-        };
-      },
-    );
+    },
+    async (request) => {
+      const page = await service.events(request.query.from_event_id ?? 0);
+      return {
+        nextPageEventId: page.nextPageEventId,
+        events: page.events.map((e) => renderHubEvent(e, profile)),
+      };
+    },
+  );
 
-    // The reference documents `event_id`; its example call spells it `id`.
-    app.get<{ Querystring: { event_id?: number; id?: number } }>(
-      "/v1/eventById",
-      {
-        schema: {
-          querystring: { type: "object", properties: { event_id: integer, id: integer } },
-          response: { 200: eventSchema },
-        },
+  // The reference documents `event_id`; its example call spells it `id`.
+  app.get<{ Querystring: { event_id?: number; id?: number } }>(
+    "/v1/eventById",
+    {
+      schema: {
+        querystring: { type: "object", properties: { event_id: integer, id: integer } },
+        response: { 200: eventSchema },
       },
-      async (request) => {
-        const id = request.query.event_id ?? request.query.id;
-        if (id === undefined)
-          throw new HubError("bad_request.validation_failure", 'query parameter "event_id" is required');
-        return renderHubEvent(await service.eventById(id), profile);
-      },
-    );
-  };
-}
+    },
+    async (request) => {
+      const id = request.query.event_id ?? request.query.id;
+      if (id === undefined)
+        throw new HubError("bad_request.validation_failure", 'query parameter "event_id" is required');
+      return renderHubEvent(await service.eventById(id), profile);
+    },
+  );
+};

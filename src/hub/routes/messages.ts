@@ -1,8 +1,8 @@
 /** Reads of casts, reactions, links, user data and verifications (hub-http-api.md §2). */
+import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
-import type { HubService } from "../service.js";
 import { messageSchema, pageJson, pageSchema, sendJson } from "./json.js";
 import {
   addressParam,
@@ -55,197 +55,195 @@ interface Q extends PagingQuery {
   address: string;
 }
 
-export function messageRoutes(service: HubService): FastifyPluginAsync {
-  return async (app) => {
-    app.get<{ Querystring: Pick<Q, "fid" | "hash"> }>(
-      "/v1/castById",
-      { schema: schema(["fid", "hash"], { fid: integer, hash: text }, true) },
-      async (request, reply) =>
-        sendJson(reply, await service.castById(request.query.fid, hexParam(request.query.hash, HASH, 20))),
-    );
+export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
+  app.get<{ Querystring: Pick<Q, "fid" | "hash"> }>(
+    "/v1/castById",
+    { schema: schema(["fid", "hash"], { fid: integer, hash: text }, true) },
+    async (request, reply) =>
+      sendJson(reply, await service.castById(request.query.fid, hexParam(request.query.hash, HASH, 20))),
+  );
 
-    app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
-      "/v1/castsByFid",
-      { schema: schema(["fid"], { fid: integer }) },
-      async (request, reply) =>
-        sendJson(reply, pageJson(await service.castsByFid(request.query.fid, page(request.query)))),
-    );
+  app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
+    "/v1/castsByFid",
+    { schema: schema(["fid"], { fid: integer }) },
+    async (request, reply) =>
+      sendJson(reply, pageJson(await service.castsByFid(request.query.fid, page(request.query)))),
+  );
 
-    app.get<{ Querystring: Partial<Pick<Q, "fid" | "hash" | "url">> & PagingQuery }>(
-      "/v1/castsByParent",
-      { schema: schema([], { fid: integer, hash: text, url: text }) },
-      async (request, reply) => {
-        const { fid, hash, url } = request.query;
-        // The parent cast wins when both are given, as in the reference.
-        let parent: { fid: number; hash: Uint8Array } | string;
-        if (fid !== undefined && hash !== undefined) parent = { fid, hash: hexParam(hash, HASH, 20) };
-        else if (url !== undefined && url !== "") parent = url;
-        else throw new HubError("bad_request.invalid_param", "castsByParent needs fid and hash, or url");
-        return sendJson(reply, pageJson(await service.castsByParent(parent, page(request.query))));
-      },
-    );
+  app.get<{ Querystring: Partial<Pick<Q, "fid" | "hash" | "url">> & PagingQuery }>(
+    "/v1/castsByParent",
+    { schema: schema([], { fid: integer, hash: text, url: text }) },
+    async (request, reply) => {
+      const { fid, hash, url } = request.query;
+      // The parent cast wins when both are given, as in the reference.
+      let parent: { fid: number; hash: Uint8Array } | string;
+      if (fid !== undefined && hash !== undefined) parent = { fid, hash: hexParam(hash, HASH, 20) };
+      else if (url !== undefined && url !== "") parent = url;
+      else throw new HubError("bad_request.invalid_param", "castsByParent needs fid and hash, or url");
+      return sendJson(reply, pageJson(await service.castsByParent(parent, page(request.query))));
+    },
+  );
 
-    app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
-      "/v1/castsByMention",
-      { schema: schema(["fid"], { fid: integer }) },
-      async (request, reply) =>
-        sendJson(reply, pageJson(await service.castsByMention(request.query.fid, page(request.query)))),
-    );
+  app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
+    "/v1/castsByMention",
+    { schema: schema(["fid"], { fid: integer }) },
+    async (request, reply) =>
+      sendJson(reply, pageJson(await service.castsByMention(request.query.fid, page(request.query)))),
+  );
 
-    app.get<{
-      Querystring: Pick<Q, "fid" | "reaction_type"> &
-        Partial<Pick<Q, "target_fid" | "target_hash" | "target_url">>;
-    }>(
-      "/v1/reactionById",
-      {
-        schema: schema(
-          ["fid", "reaction_type"],
-          { fid: integer, target_fid: integer, target_hash: text, target_url: text, reaction_type: text },
-          true,
-        ),
-      },
-      async (request, reply) => {
-        const { fid, target_fid, target_hash, target_url } = request.query;
-        const type = enumParam(request.query.reaction_type, [REACTION_TYPE_NAMES], "reaction_type");
-        let target: { fid: number; hash: Uint8Array } | string;
-        if (target_fid !== undefined && target_hash !== undefined) {
-          target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
-        } else if (target_url !== undefined && target_url !== "") target = target_url;
-        else
-          throw new HubError(
-            "bad_request.invalid_param",
-            "reactionById needs target_fid and target_hash, or target_url",
-          );
-        return sendJson(reply, await service.reactionById(fid, type, target));
-      },
-    );
-
-    app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
-      "/v1/reactionsByFid",
-      { schema: schema(["fid"], { fid: integer, reaction_type: text }) },
-      async (request, reply) => {
-        const type = reactionType(request.query.reaction_type);
-        return sendJson(
-          reply,
-          pageJson(await service.reactionsByFid(request.query.fid, type, page(request.query))),
+  app.get<{
+    Querystring: Pick<Q, "fid" | "reaction_type"> &
+      Partial<Pick<Q, "target_fid" | "target_hash" | "target_url">>;
+  }>(
+    "/v1/reactionById",
+    {
+      schema: schema(
+        ["fid", "reaction_type"],
+        { fid: integer, target_fid: integer, target_hash: text, target_url: text, reaction_type: text },
+        true,
+      ),
+    },
+    async (request, reply) => {
+      const { fid, target_fid, target_hash, target_url } = request.query;
+      const type = enumParam(request.query.reaction_type, [REACTION_TYPE_NAMES], "reaction_type");
+      let target: { fid: number; hash: Uint8Array } | string;
+      if (target_fid !== undefined && target_hash !== undefined) {
+        target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
+      } else if (target_url !== undefined && target_url !== "") target = target_url;
+      else
+        throw new HubError(
+          "bad_request.invalid_param",
+          "reactionById needs target_fid and target_hash, or target_url",
         );
-      },
-    );
+      return sendJson(reply, await service.reactionById(fid, type, target));
+    },
+  );
 
-    app.get<{
-      Querystring: Pick<Q, "target_fid" | "target_hash"> & Partial<Pick<Q, "reaction_type">> & PagingQuery;
-    }>(
-      "/v1/reactionsByCast",
-      {
-        schema: schema(["target_fid", "target_hash"], {
-          target_fid: integer,
-          target_hash: text,
-          reaction_type: text,
-        }),
-      },
-      async (request, reply) => {
-        const { target_fid, target_hash } = request.query;
-        const target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
-        const type = reactionType(request.query.reaction_type);
-        return sendJson(reply, pageJson(await service.reactionsByTarget(target, type, page(request.query))));
-      },
-    );
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
+    "/v1/reactionsByFid",
+    { schema: schema(["fid"], { fid: integer, reaction_type: text }) },
+    async (request, reply) => {
+      const type = reactionType(request.query.reaction_type);
+      return sendJson(
+        reply,
+        pageJson(await service.reactionsByFid(request.query.fid, type, page(request.query))),
+      );
+    },
+  );
 
-    app.get<{ Querystring: Pick<Q, "url"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
-      "/v1/reactionsByTarget",
-      {
-        schema: schema(["url"], {
-          url: { type: "string", minLength: 1, maxLength: 1024 },
-          reaction_type: text,
-        }),
-      },
-      async (request, reply) => {
-        const type = reactionType(request.query.reaction_type);
-        return sendJson(
-          reply,
-          pageJson(await service.reactionsByTarget(request.query.url, type, page(request.query))),
-        );
-      },
-    );
+  app.get<{
+    Querystring: Pick<Q, "target_fid" | "target_hash"> & Partial<Pick<Q, "reaction_type">> & PagingQuery;
+  }>(
+    "/v1/reactionsByCast",
+    {
+      schema: schema(["target_fid", "target_hash"], {
+        target_fid: integer,
+        target_hash: text,
+        reaction_type: text,
+      }),
+    },
+    async (request, reply) => {
+      const { target_fid, target_hash } = request.query;
+      const target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
+      const type = reactionType(request.query.reaction_type);
+      return sendJson(reply, pageJson(await service.reactionsByTarget(target, type, page(request.query))));
+    },
+  );
 
-    app.get<{ Querystring: Pick<Q, "fid" | "target_fid" | "link_type"> }>(
-      "/v1/linkById",
-      {
-        schema: schema(
-          ["fid", "target_fid", "link_type"],
-          { fid: integer, target_fid: integer, link_type: LINK_TYPE },
-          true,
-        ),
-      },
-      async (request, reply) => {
-        const { fid, target_fid, link_type } = request.query;
-        return sendJson(reply, await service.linkById(fid, link_type, target_fid));
-      },
-    );
+  app.get<{ Querystring: Pick<Q, "url"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
+    "/v1/reactionsByTarget",
+    {
+      schema: schema(["url"], {
+        url: { type: "string", minLength: 1, maxLength: 1024 },
+        reaction_type: text,
+      }),
+    },
+    async (request, reply) => {
+      const type = reactionType(request.query.reaction_type);
+      return sendJson(
+        reply,
+        pageJson(await service.reactionsByTarget(request.query.url, type, page(request.query))),
+      );
+    },
+  );
 
-    app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
-      "/v1/linksByFid",
-      { schema: schema(["fid"], { fid: integer, link_type: LINK_TYPE }) },
-      async (request, reply) => {
-        const { fid, link_type } = request.query;
-        return sendJson(reply, pageJson(await service.linksByFid(fid, link_type, page(request.query))));
-      },
-    );
+  app.get<{ Querystring: Pick<Q, "fid" | "target_fid" | "link_type"> }>(
+    "/v1/linkById",
+    {
+      schema: schema(
+        ["fid", "target_fid", "link_type"],
+        { fid: integer, target_fid: integer, link_type: LINK_TYPE },
+        true,
+      ),
+    },
+    async (request, reply) => {
+      const { fid, target_fid, link_type } = request.query;
+      return sendJson(reply, await service.linkById(fid, link_type, target_fid));
+    },
+  );
 
-    app.get<{ Querystring: Pick<Q, "target_fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
-      "/v1/linksByTargetFid",
-      { schema: schema(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }) },
-      async (request, reply) => {
-        const { target_fid, link_type } = request.query;
-        return sendJson(
-          reply,
-          pageJson(await service.linksByTargetFid(target_fid, link_type, page(request.query))),
-        );
-      },
-    );
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
+    "/v1/linksByFid",
+    { schema: schema(["fid"], { fid: integer, link_type: LINK_TYPE }) },
+    async (request, reply) => {
+      const { fid, link_type } = request.query;
+      return sendJson(reply, pageJson(await service.linksByFid(fid, link_type, page(request.query))));
+    },
+  );
 
-    // With a type the reference answers one message, without it a page.
-    app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "user_data_type">> & PagingQuery }>(
-      "/v1/userDataByFid",
-      {
-        schema: {
-          querystring: {
-            type: "object",
-            required: ["fid"],
-            properties: { fid: integer, user_data_type: text, ...pagingProperties },
-          },
-          response: { 200: { anyOf: [pageSchema, messageSchema] } },
+  app.get<{ Querystring: Pick<Q, "target_fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
+    "/v1/linksByTargetFid",
+    { schema: schema(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }) },
+    async (request, reply) => {
+      const { target_fid, link_type } = request.query;
+      return sendJson(
+        reply,
+        pageJson(await service.linksByTargetFid(target_fid, link_type, page(request.query))),
+      );
+    },
+  );
+
+  // With a type the reference answers one message, without it a page.
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "user_data_type">> & PagingQuery }>(
+    "/v1/userDataByFid",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          required: ["fid"],
+          properties: { fid: integer, user_data_type: text, ...pagingProperties },
         },
+        response: { 200: { anyOf: [pageSchema, messageSchema] } },
       },
-      async (request, reply) => {
-        const { fid, user_data_type } = request.query;
-        if (user_data_type !== undefined && user_data_type !== "") {
-          const type = enumParam(user_data_type, [USER_DATA_TYPE_NAMES], "user_data_type");
-          return sendJson(reply, await service.userData(fid, type));
-        }
-        return sendJson(reply, pageJson(await service.userDataByFid(fid, page(request.query))));
-      },
-    );
+    },
+    async (request, reply) => {
+      const { fid, user_data_type } = request.query;
+      if (user_data_type !== undefined && user_data_type !== "") {
+        const type = enumParam(user_data_type, [USER_DATA_TYPE_NAMES], "user_data_type");
+        return sendJson(reply, await service.userData(fid, type));
+      }
+      return sendJson(reply, pageJson(await service.userDataByFid(fid, page(request.query))));
+    },
+  );
 
-    app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "address">> & PagingQuery }>(
-      "/v1/verificationsByFid",
-      {
-        schema: {
-          querystring: {
-            type: "object",
-            required: ["fid"],
-            properties: { fid: integer, address: text, ...pagingProperties },
-          },
-          response: { 200: { anyOf: [pageSchema, messageSchema] } },
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "address">> & PagingQuery }>(
+    "/v1/verificationsByFid",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          required: ["fid"],
+          properties: { fid: integer, address: text, ...pagingProperties },
         },
+        response: { 200: { anyOf: [pageSchema, messageSchema] } },
       },
-      async (request, reply) => {
-        const { fid, address } = request.query;
-        if (address !== undefined && address !== "") {
-          return sendJson(reply, await service.verification(fid, addressParam(address, "address")));
-        }
-        return sendJson(reply, pageJson(await service.verificationsByFid(fid, page(request.query))));
-      },
-    );
-  };
-}
+    },
+    async (request, reply) => {
+      const { fid, address } = request.query;
+      if (address !== undefined && address !== "") {
+        return sendJson(reply, await service.verification(fid, addressParam(address, "address")));
+      }
+      return sendJson(reply, pageJson(await service.verificationsByFid(fid, page(request.query))));
+    },
+  );
+};

@@ -1,8 +1,7 @@
 /** Username proofs (hub-http-api.md §2, §6.3). */
+import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { renderUserNameProof } from "../../protocol/json/index.js";
-import type { NamingProfile } from "../../protocol/naming.js";
-import type { HubService } from "../service.js";
 import { integer } from "./query.js";
 
 const proofSchema = {
@@ -18,42 +17,40 @@ const proofSchema = {
   },
 } as const;
 
-export function proofRoutes(service: HubService, profile: NamingProfile): FastifyPluginAsync {
-  return async (app) => {
-    app.get<{ Querystring: { name: string } }>(
-      "/v1/userNameProofByName",
-      {
-        schema: {
-          querystring: {
-            type: "object",
-            required: ["name"],
-            properties: { name: { type: "string", minLength: 1, maxLength: 256 } },
-          },
-          response: { 200: proofSchema },
+export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, profile }) => {
+  app.get<{ Querystring: { name: string } }>(
+    "/v1/userNameProofByName",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          required: ["name"],
+          properties: { name: { type: "string", minLength: 1, maxLength: 256 } },
         },
+        response: { 200: proofSchema },
       },
-      async (request) => renderUserNameProof(await service.userNameProofByName(request.query.name), profile),
-    );
+    },
+    async (request) => renderUserNameProof(await service.userNameProofByName(request.query.name), profile),
+  );
 
-    app.get<{ Querystring: { fid: number } }>(
-      "/v1/userNameProofsByFid",
-      {
-        schema: {
-          querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
-          response: {
-            200: {
-              type: "object",
-              required: ["proofs"],
-              properties: { proofs: { type: "array", items: proofSchema } },
-            },
+  app.get<{ Querystring: { fid: number } }>(
+    "/v1/userNameProofsByFid",
+    {
+      schema: {
+        querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
+        response: {
+          200: {
+            type: "object",
+            required: ["proofs"],
+            properties: { proofs: { type: "array", items: proofSchema } },
           },
         },
       },
-      async (request) => ({
-        proofs: (await service.userNameProofsByFid(request.query.fid)).map((proof) =>
-          renderUserNameProof(proof, profile),
-        ),
-      }),
-    );
-  };
-}
+    },
+    async (request) => ({
+      proofs: (await service.userNameProofsByFid(request.query.fid)).map((proof) =>
+        renderUserNameProof(proof, profile),
+      ),
+    }),
+  );
+};

@@ -10,17 +10,16 @@
  * not waited for: it reconnects with Last-Event-ID and catches up from the database, while waiting
  * would hold every other subscriber back and buffering without bound would let it hold memory.
  */
+import type { HubRoutesOptions } from "./options.js";
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import type { FastifyPluginAsync } from "fastify";
 import { clientAddressKey } from "../../http/index.js";
 import { HubError } from "../../protocol/errors.js";
 import { renderHubEvent } from "../../protocol/json/index.js";
-import type { NamingProfile } from "../../protocol/naming.js";
 import { TooManyRequests } from "../errors.js";
 import { EVENTS_PAGE_SIZE } from "../events.js";
 import { EventFanout, type Subscriber } from "../fanout.js";
-import type { HubService } from "../service.js";
 import { integer } from "./query.js";
 
 export interface StreamLimits {
@@ -33,104 +32,98 @@ export interface StreamLimits {
 /** Unsent SSE text a subscriber may have queued before it is dropped. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-export function streamRoutes(
-  service: HubService,
-  profile: NamingProfile,
-  limits: StreamLimits = {},
-): FastifyPluginAsync {
-  const maxStreams = limits.maxStreams ?? 2_000;
-  const maxPerClient = limits.maxStreamsPerClient ?? 20;
-  return async (app) => {
-    const fanout = new EventFanout(
-      async (fromId) => {
-        const { events } = await service.events(fromId, EVENTS_PAGE_SIZE);
-        return {
-          events: events.map((event) => ({
-            id: event.id,
-            text: `id: ${event.id}\ndata: ${JSON.stringify(renderHubEvent(event, profile))}\n\n`,
-          })),
-          full: events.length === EVENTS_PAGE_SIZE,
-        };
-      },
-      (error) => app.log.warn({ err: error }, "event stream read failed"),
-    );
-    const unsubscribe = service.onEvents(() => fanout.notify());
-    const open = new Set<() => void>();
-    const perClient = new Map<string, number>();
-    // Streams never end by themselves; closing the hub ends them so that it can stop.
-    app.addHook("preClose", async () => {
-      unsubscribe();
-      for (const end of open) end();
-    });
+export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
+  app,
+  { service, profile, streams = {} },
+) => {
+  const maxStreams = streams.maxStreams ?? 2_000;
+  const maxPerClient = streams.maxStreamsPerClient ?? 20;
+  const fanout = new EventFanout(
+    async (fromId) => {
+      const { events } = await service.events(fromId, EVENTS_PAGE_SIZE);
+      return {
+        events: events.map((event) => ({
+          id: event.id,
+          text: `id: ${event.id}\ndata: ${JSON.stringify(renderHubEvent(event, profile))}\n\n`,
+        })),
+        full: events.length === EVENTS_PAGE_SIZE,
+      };
+    },
+    (error) => app.log.warn({ err: error }, "event stream read failed"),
+  );
+  const unsubscribe = service.onEvents(() => fanout.notify());
+  const open = new Set<() => void>();
+  const perClient = new Map<string, number>();
+  // Streams never end by themselves; closing the hub ends them so that it can stop.
+  app.addHook("preClose", async () => {
+    unsubscribe();
+    for (const end of open) end();
+  });
 
-    app.get<{ Querystring: { from_event_id?: number } }>(
-      "/v1/events/stream",
-      { schema: { querystring: { type: "object", properties: { from_event_id: integer } } } },
-      async (request, reply) => {
-        const client = clientAddressKey(request.ip);
-        if ((perClient.get(client) ?? 0) >= maxPerClient)
-          throw new TooManyRequests(
-            `this client has ${maxPerClient} event streams open, the most the hub allows one client; close one first`,
-          );
-        if (open.size >= maxStreams)
-          throw new HubError(
-            "unavailable",
-            "the hub serves as many event streams as it can; try again later",
-          );
+  app.get<{ Querystring: { from_event_id?: number } }>(
+    "/v1/events/stream",
+    { schema: { querystring: { type: "object", properties: { from_event_id: integer } } } },
+    async (request, reply) => {
+      const client = clientAddressKey(request.ip);
+      if ((perClient.get(client) ?? 0) >= maxPerClient)
+        throw new TooManyRequests(
+          `this client has ${maxPerClient} event streams open, the most the hub allows one client; close one first`,
+        );
+      if (open.size >= maxStreams)
+        throw new HubError("unavailable", "the hub serves as many event streams as it can; try again later");
 
-        const lastEventId = request.headers["last-event-id"];
-        let cursor: number;
-        if (request.query.from_event_id !== undefined) cursor = request.query.from_event_id;
-        else if (typeof lastEventId === "string" && /^\d{1,16}$/.test(lastEventId))
-          cursor = Number(lastEventId) + 1;
-        else if (lastEventId !== undefined)
-          throw new HubError("bad_request.invalid_param", "Last-Event-ID must be a hub event id");
-        else cursor = (await service.lastEventId()) + 1;
+      const lastEventId = request.headers["last-event-id"];
+      let cursor: number;
+      if (request.query.from_event_id !== undefined) cursor = request.query.from_event_id;
+      else if (typeof lastEventId === "string" && /^\d{1,16}$/.test(lastEventId))
+        cursor = Number(lastEventId) + 1;
+      else if (lastEventId !== undefined)
+        throw new HubError("bad_request.invalid_param", "Last-Event-ID must be a hub event id");
+      else cursor = (await service.lastEventId()) + 1;
 
-        reply.hijack();
-        const raw = reply.raw;
-        // A stream is a long response, not a slow request: the idle-connection timeout is not for it.
-        raw.socket?.setTimeout(0);
-        raw.writeHead(200, {
-          ...(reply.getHeaders() as Record<string, string>),
-          "content-type": "text/event-stream; charset=utf-8",
-          "cache-control": "no-cache",
-          connection: "keep-alive",
-          "x-accel-buffering": "no",
-        });
-        raw.write(": castnet hub events\n\n");
+      reply.hijack();
+      const raw = reply.raw;
+      // A stream is a long response, not a slow request: the idle-connection timeout is not for it.
+      raw.socket?.setTimeout(0);
+      raw.writeHead(200, {
+        ...(reply.getHeaders() as Record<string, string>),
+        "content-type": "text/event-stream; charset=utf-8",
+        "cache-control": "no-cache",
+        connection: "keep-alive",
+        "x-accel-buffering": "no",
+      });
+      raw.write(": castnet hub events\n\n");
 
-        let closed = false;
-        const subscriber: Subscriber = {
-          cursor,
-          write: (text) => write(raw, text, end),
-          ready: async () => {
-            if (raw.writableNeedDrain) await Promise.race([once(raw, "drain"), once(raw, "close")]);
-          },
-        };
-        const end = () => {
-          if (closed) return;
-          closed = true;
-          open.delete(end);
-          const left = (perClient.get(client) ?? 1) - 1;
-          if (left === 0) perClient.delete(client);
-          else perClient.set(client, left);
-          fanout.remove(subscriber);
-          raw.end();
-        };
-        open.add(end);
-        perClient.set(client, (perClient.get(client) ?? 0) + 1);
-        raw.on("close", end);
-        try {
-          if (!(await fanout.catchUp(subscriber, () => closed))) end();
-        } catch (error) {
-          request.log.warn({ err: error }, "event stream failed");
-          end();
-        }
-      },
-    );
-  };
-}
+      let closed = false;
+      const subscriber: Subscriber = {
+        cursor,
+        write: (text) => write(raw, text, end),
+        ready: async () => {
+          if (raw.writableNeedDrain) await Promise.race([once(raw, "drain"), once(raw, "close")]);
+        },
+      };
+      const end = () => {
+        if (closed) return;
+        closed = true;
+        open.delete(end);
+        const left = (perClient.get(client) ?? 1) - 1;
+        if (left === 0) perClient.delete(client);
+        else perClient.set(client, left);
+        fanout.remove(subscriber);
+        raw.end();
+      };
+      open.add(end);
+      perClient.set(client, (perClient.get(client) ?? 0) + 1);
+      raw.on("close", end);
+      try {
+        if (!(await fanout.catchUp(subscriber, () => closed))) end();
+      } catch (error) {
+        request.log.warn({ err: error }, "event stream failed");
+        end();
+      }
+    },
+  );
+};
 
 /** Writes unless the subscriber has fallen too far behind, in which case it is dropped. */
 function write(raw: ServerResponse, text: string, end: () => void): boolean {
