@@ -1,4 +1,4 @@
-/** Reads of casts, reactions, links, user data and verifications (hub-http-api.md §2). */
+/** Reads of casts, reactions, links, user data and verifications (docs/reference/hub-http-api.md §2). */
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
