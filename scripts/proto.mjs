@@ -15,7 +15,7 @@ const options = [
   "forceLong=number",
   "importSuffix=.js",
   "outputServices=false",
-  // The hub renders JSON itself (hub-http-api.md §5), so ts-proto's JSON helpers are dead weight; create/fromPartial stay for building messages in code.
+  // The hub renders JSON itself (docs/reference/hub-http-api.md §5), so ts-proto's JSON helpers are dead weight; create/fromPartial stay for building messages in code.
   "outputJsonMethods=false",
   "outputPartialMethods=true",
   "outputTypeRegistry=false",

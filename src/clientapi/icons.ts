@@ -1,4 +1,6 @@
-/** The icon names an action may use: a subset of the Primer Octicons set (reference/client-api.md §4). */
+/**
+ * The icon names an action may use: a subset of the Primer Octicons set (docs/reference/client-api.md §4).
+ */
 export const ACTION_ICONS: readonly string[] = (
   "number search image alert code meter ruby video filter stop plus info check book question mail home star " +
   "inbox lock eye heart unlock play tag calendar database hourglass key gift sync archive bell bookmark briefcase " +

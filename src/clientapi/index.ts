@@ -63,7 +63,10 @@ export interface ClientApi {
   close(): Promise<void>;
 }
 
-/** The client API (SPEC B) on its own database, with its background loop running until `close`. */
+/**
+ * The client API (SPEC B, docs/reference/spec.md) on its own database, with its background loop running
+ * until `close`.
+ */
 export async function createClientApi(options: ClientApiOptions): Promise<ClientApi> {
   const database = openDatabase<ApiTables>(options.database);
   try {

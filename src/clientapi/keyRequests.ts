@@ -15,7 +15,7 @@ import { KeyAdds, chainFailure, metadataOf } from "./keyAdds.js";
 import type { KeyRequestLimiter } from "./keyRequestLimits.js";
 import type { ClientApiStore, Executor, KeyRequestRow } from "./store.js";
 
-/** The request as POST and GET answer it (reference/client-api.md §7.3). */
+/** The request as POST and GET answer it (docs/reference/client-api.md §7.3). */
 export interface SignedKeyRequestJson {
   token: string;
   deeplinkUrl: string;
@@ -75,7 +75,9 @@ export interface KeyRequestOptions {
   logger: Logger;
 }
 
-/** A sponsor must hold at least this many credits to sponsor a request (SPEC B, Limits). */
+/**
+ * A sponsor must hold at least this many credits to sponsor a request (SPEC Limits, docs/reference/spec.md).
+ */
 const MIN_SPONSOR_CREDITS = 100;
 /** How long an approval's typed data stays signable. */
 const APPROVAL_WINDOW_SECONDS = 3600;
@@ -94,9 +96,9 @@ const EIP712_DOMAIN_TYPE = [
 ];
 
 /**
- * Signed key requests: an app asks for its Ed25519 key to be added to a user's fid (SPEC B), a wallet
- * approves with the user's key gateway `Add` signature, the key add goes to the chain, and the
- * request completes when its block is mined.
+ * Signed key requests: an app asks for its Ed25519 key to be added to a user's fid (SPEC B,
+ * docs/reference/spec.md), a wallet approves with the user's key gateway `Add` signature, the key add goes to
+ * the chain, and the request completes when its block is mined.
  */
 export class KeyRequests {
   private readonly keyAdds: KeyAdds;

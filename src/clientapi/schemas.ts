@@ -21,7 +21,7 @@ export const paging = {
 
 const fids = { type: "array", items: { type: "integer" } } as const;
 
-/** Property order is the reference's key order (reference/client-api.md §3). */
+/** Property order is the reference's key order (docs/reference/client-api.md §3). */
 const channelProperties = {
   id: { type: "string" },
   url: { type: "string" },

@@ -1,4 +1,4 @@
-/** The devchain's HTTP interface (DESIGN.md): reads for anyone, writes for the operator. */
+/** The devchain's HTTP interface (docs/devchain.md): reads for anyone, writes for the operator. */
 import type { FastifyPluginAsync } from "fastify";
 import { getAddress } from "viem";
 import { operatorGuard } from "../http/index.js";

@@ -517,7 +517,8 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
           storageRentEventBody: {
             payer: hexToBytes(row.payer as Hex),
             units: row.units,
-            // The reference hub writes this expiry in protocol-epoch seconds (protocol-wire.md §4).
+            // The reference hub writes this expiry in protocol-epoch seconds
+            // (docs/reference/protocol-wire.md §4).
             expiry: toProtocolTime(block.timestamp * 1000) + RENT_PERIOD_SECONDS,
           },
         };

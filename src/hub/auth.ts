@@ -1,9 +1,9 @@
 /**
- * RPC authentication for submits (hub-http-api.md §8): `--rpc-auth user:pass[,user:pass…]` (a user
- * may appear with several passwords) makes submitMessage and submitBulkMessages require HTTP Basic
- * credentials. A name and password are compared as one key, their SHA-256 digests side by side, in
- * one constant-time compare per entry, every entry checked: neither timing nor the answer tells which
- * part was wrong or which entry came close.
+ * RPC authentication for submits (docs/reference/hub-http-api.md §8): `--rpc-auth user:pass[,user:pass…]` (a
+ * user may appear with several passwords) makes submitMessage and submitBulkMessages require HTTP Basic
+ * credentials. A name and password are compared as one key, their SHA-256 digests side by side, in one
+ * constant-time compare per entry, every entry checked: neither timing nor the answer tells which part was
+ * wrong or which entry came close.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";

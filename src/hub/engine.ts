@@ -271,8 +271,8 @@ export class MergeEngine {
   }
 
   /**
-   * Steps 9 to 11 of protocol-rules.md §3, in that order: storage units, the fid's rate limit, the
-   * merge. Returns the refusal, if any.
+   * Steps 9 to 11 of docs/reference/protocol-rules.md §3, in that order: storage units, the fid's rate limit,
+   * the merge. Returns the refusal, if any.
    */
   async #mergeWithinRate(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
     const fid = accepted.message.data!.fid;
@@ -311,8 +311,8 @@ export class MergeEngine {
   }
 
   /**
-   * Merge-engine checks before the stateless ones (protocol-rules.md §3, steps 1–6), without a lock. A
-   * name the hub holds no proof of is looked up at the registry if `mayRecover`, within the budget.
+   * Merge-engine checks before the stateless ones (docs/reference/protocol-rules.md §3, steps 1–6), without a lock.
+   * A name the hub holds no proof of is looked up at the registry if `mayRecover`, within the budget.
    */
   async #checkState(message: Message, mayRecover: boolean): Promise<HubError | undefined> {
     const data = message.data!;

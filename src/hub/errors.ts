@@ -23,7 +23,7 @@ export class TooManyRequests extends HubError {
   }
 }
 
-/** A fid over its merge rate (protocol-rules.md §3 step 10). */
+/** A fid over its merge rate (docs/reference/protocol-rules.md §3 step 10). */
 export class RateLimited extends TooManyRequests {
   constructor(fid: number) {
     super(`rate limit exceeded for FID ${fid}`);

@@ -15,7 +15,7 @@ import type { HubTables } from "./tables.js";
 
 /** Event ids are (ms since the protocol epoch) << 12 | sequence: 4096 ids per millisecond. */
 const SEQUENCE_SPACE = 1 << 12;
-/** Hub event retention (SPEC.md Limits; Events 4): events older than 3 days are pruned. */
+/** Event retention (SPEC Limits, Events 4; docs/reference/spec.md): events over 3 days old are pruned. */
 const EVENT_RETENTION_MS = 3 * 24 * 60 * 60 * 1000;
 /** Events per page of GET /v1/events. */
 export const EVENTS_PAGE_SIZE = 100;

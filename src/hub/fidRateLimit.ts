@@ -1,5 +1,5 @@
 /**
- * The per-fid rate limit of the reference hub (protocol-rules.md §3 step 10): a fid may merge
+ * The per-fid rate limit of the reference hub (docs/reference/protocol-rules.md §3 step 10): a fid may merge
  * units × 10,080 messages per 24-hour window (10,080 is the sum of a legacy unit's store limits).
  * A window opens at the fid's first merge after the last one closed; only successful merges count.
  * Like the reference, the count is kept per hub process, in memory.

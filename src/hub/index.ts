@@ -1,6 +1,9 @@
 import { once } from "../once.js";
 import { availableParallelism } from "node:os";
-/** The hub (SPEC C): signed messages as CRDT sets, on-chain events, username proofs, hub events. */
+/**
+ * The hub (SPEC C, docs/reference/spec.md): signed messages as CRDT sets, on-chain events, username proofs,
+ * hub events.
+ */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { OnChainEventSource } from "../devchain/client.js";
@@ -44,7 +47,10 @@ export interface HubOptions {
   verifyWorkers?: number;
   /** A verifier to use instead of starting one from verifyWorkers (tests); the hub closes it. */
   verifier?: Verifier;
-  /** Merges a fid may make per storage unit per 24 hours (protocol-rules.md §3 step 10); default 10,080. */
+  /**
+   * Merges a fid may make per storage unit per 24 hours (docs/reference/protocol-rules.md §3 step 10);
+   * default 10,080.
+   */
   mergesPerUnit?: number;
   /** Bounds of GET /v1/activity/reactorsByAuthor (default: 90 days back, answers cached 60 s). */
   activityRead?: Partial<ActivityReadOptions>;

@@ -1,5 +1,5 @@
 /**
- * Storage units and what they allow (protocol-rules.md §5, reference hub era): every unrented
+ * Storage units and what they allow (docs/reference/protocol-rules.md §5, reference hub era): every unrented
  * storage-rent event counts until it expires; a unit's cohort, and so its limits and lifetime,
  * come from the block time of the rent.
  */
@@ -83,7 +83,7 @@ export async function loadStorages(
   return new Map([...rents].map(([fid, list]) => [fid, storageFromRents(list, nowMs)]));
 }
 
-/** A fid with no storage units may store nothing (protocol-rules.md §3 step 9). */
+/** A fid with no storage units may store nothing (docs/reference/protocol-rules.md §3 step 9). */
 export function requireStorage(storage: Storage): Storage {
   if (storage.total === 0) throw new HubError("bad_request.no_storage", "no storage");
   return storage;

@@ -1,6 +1,6 @@
 /**
- * The state checks of names (protocol-rules.md §3 steps 5 and 6): indexed reads only, so that they
- * may run before a message's signature is known to be good.
+ * The state checks of names (docs/reference/protocol-rules.md §3 steps 5 and 6): indexed reads only, so that
+ * they may run before a message's signature is known to be good.
  */
 import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
@@ -14,8 +14,8 @@ import type { HubTables } from "./tables.js";
 const utf8Encoder = new TextEncoder();
 
 /**
- * A USERNAME value must name a proof held by the message's fid (protocol-rules.md §3 step 5): an
- * fname proof from the registry, or for ".eth" (ENS) names a USERNAME_PROOF message.
+ * A USERNAME value must name a proof held by the message's fid (docs/reference/protocol-rules.md §3 step 5):
+ * an fname proof from the registry, or for ".eth" (ENS) names a USERNAME_PROOF message.
  */
 export async function usernameError(
   db: Kysely<HubTables>,

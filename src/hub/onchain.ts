@@ -1,7 +1,7 @@
 /**
- * On-chain events: merging them (protocol-rules.md §4, §6) and following the chain. Registrations
- * decide which fids exist, signer events which Ed25519 keys may sign for them, rents how much they
- * may store. A removed signer takes every message it signed with it.
+ * On-chain events: merging them (docs/reference/protocol-rules.md §4, §6) and following the chain.
+ * Registrations decide which fids exist, signer events which Ed25519 keys may sign for them, rents how much
+ * they may store. A removed signer takes every message it signed with it.
  */
 import type { OnChainEventSource } from "../devchain/client.js";
 import { HubEventType } from "../protocol/generated/hub_event.js";

@@ -68,7 +68,7 @@ export function isHubErrorCode(value: unknown): value is HubErrorCode {
   return typeof value === "string" && Object.prototype.hasOwnProperty.call(GRPC_BY_CODE, value);
 }
 
-/** The reference hub's error body (hub-http-api.md §7.1); `message` and `stack` are not part of it. */
+/** The reference hub's error body (docs/reference/hub-http-api.md §7.1), without `message` and `stack`. */
 export interface HubErrorJson {
   errCode: HubErrorCode;
   presentable: boolean;

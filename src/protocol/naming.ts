@@ -1,7 +1,7 @@
 /**
  * The naming profile: the one place where the ecosystem's brand words live.
  *
- * SPEC.md writes brand words neutrally; those are castnet's default output. An operator who wants to
+ * SPEC writes brand words neutrally; those are castnet's default output. An operator who wants to
  * interoperate with the reference client libraries switches to the reference spellings. Input always
  * accepts both, and binary protobuf is the same under either profile.
  */

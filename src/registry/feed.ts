@@ -1,6 +1,6 @@
 import type { Address, Hex } from "viem";
 
-/** One name change, exactly as GET /transfers renders it (SPEC A). */
+/** One name change, exactly as GET /transfers renders it (SPEC A, docs/reference/spec.md). */
 export interface Transfer {
   id: number;
   /** Unix seconds: the time the client signed, not the insert time. */

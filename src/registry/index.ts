@@ -114,7 +114,10 @@ function adminMap(adminFids: Record<number, Address>, serverAddress: Address): M
   return admins;
 }
 
-/** The name registry (SPEC A): its HTTP app, its service, and the feed the hub follows. */
+/**
+ * The name registry (SPEC A, docs/reference/spec.md): its HTTP app, its service, and the feed the hub
+ * follows.
+ */
 export async function createRegistry(options: RegistryOptions): Promise<Registry> {
   const setup = {
     naming: options.naming,

@@ -6,8 +6,9 @@ export const TIMESTAMP_TOLERANCE_SECONDS = 600;
 /** A non-admin may not move a name within 28 days of its last transfer. */
 export const THROTTLE_SECONDS = 28 * 24 * 60 * 60;
 
-// The reference's list (name-registry.md §3.5), less the four entries built from the brand word and
-// the client app's brand name, which the naming profile does not carry (add it with `reservedNames`).
+// The reference's list (docs/reference/name-registry.md §3.5), less the four entries built from the brand
+// word and the client app's brand name, which the naming profile does not carry (add it with
+// `reservedNames`).
 const RESERVED = `adidas amazon apple arbitrum barackobama bbc billgates binance bitcoin blockchain bmw cia cloud
 cnn coinbase consensys context crypto data dell disney drake elonmusk ethereum f1 facebook fashion fbi fifa
 finance fitness food fwb fwbdao gallery games ge gem gm gnosis gnosissafe google health hp hyperverse ibm intel

@@ -49,7 +49,8 @@ export interface RegistryServiceOptions {
 const LOCK = "registry";
 
 /**
- * The registry's rules (name-registry.md §3), and the in-process `TransferFeed` the hub follows.
+ * The registry's rules (docs/reference/name-registry.md §3), and the in-process `TransferFeed` the hub
+ * follows.
  *
  * A POST runs the reference's pipeline in its order. Steps 1–4 (authorisation against the chain,
  * reserved names, the signature, the name rule) read no registry state, so they run before the lock,
@@ -190,8 +191,8 @@ export class RegistryService implements TransferFeed {
         throw new ValidationFailure("INVALID_TIMESTAMP");
       }
       const holder = latest && latest.to !== 0 ? latest.to : undefined;
-      // "Before registering, the name must not already be registered" (SPEC A): a registration of a
-      // held name fails here, since the holder is never fid 0.
+      // "Before registering, the name must not already be registered" (SPEC A, docs/reference/spec.md): a
+      // registration of a held name fails here, since the holder is never fid 0.
       if (holder !== undefined && holder !== request.from) throw new ValidationFailure("USERNAME_TAKEN");
       // SPEC A's state table: only the holder moves a name, so a burned name cannot be moved from a fid.
       if (request.from !== 0 && holder === undefined) throw new ValidationFailure("USERNAME_NOT_FOUND");

@@ -117,7 +117,7 @@ for (const engine of await testEngines()) {
       assert.ok(old.length > 0);
 
       clock += 366 * DAY_MS;
-      // Storage is checked before the store's own checks (protocol-rules.md §3 step 9): the cast,
+      // Storage is checked before the store's own checks (docs/reference/protocol-rules.md §3 step 9): the cast,
       // still stored, is refused for want of storage, not as a duplicate.
       const again = await post(hub, "/v1/submitMessage", encode(cast));
       assert.equal(again.body.errCode, "bad_request.no_storage");

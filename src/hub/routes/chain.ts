@@ -1,4 +1,4 @@
-/** On-chain events, registered fids and storage limits (hub-http-api.md §2). */
+/** On-chain events, registered fids and storage limits (docs/reference/hub-http-api.md §2). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../protocol/json/enums.js";

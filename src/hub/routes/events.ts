@@ -1,4 +1,4 @@
-/** The hub event log: GET /v1/events and GET /v1/eventById (hub-http-api.md §9). */
+/** The hub event log: GET /v1/events and GET /v1/eventById (docs/reference/hub-http-api.md §9). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";

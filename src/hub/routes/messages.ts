@@ -1,4 +1,4 @@
-/** Reads of casts, reactions, links, user data and verifications (hub-http-api.md §2). */
+/** Reads of casts, reactions, links, user data and verifications (docs/reference/hub-http-api.md §2). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";

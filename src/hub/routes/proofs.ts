@@ -1,4 +1,4 @@
-/** Username proofs (hub-http-api.md §2, §6.3). */
+/** Username proofs (docs/reference/hub-http-api.md §2, §6.3). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { renderUserNameProof } from "../../protocol/json/index.js";

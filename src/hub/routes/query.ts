@@ -1,8 +1,8 @@
 /**
- * Query parameters as the reference hub reads them (hub-http-api.md §3–§4): integers checked by
- * the route schemas, hashes and keys as hex with an optional 0x, enums as a number or a full enum
- * name, and the paging trio pageSize / pageToken / reverse (with the successor node's snake_case
- * spellings accepted too). Anything malformed is a 400 in the hub's error shape.
+ * Query parameters as the reference hub reads them (docs/reference/hub-http-api.md §3–§4): integers checked
+ * by the route schemas, hashes and keys as hex with an optional 0x, enums as a number or a full enum name,
+ * and the paging trio pageSize / pageToken / reverse (with the successor node's snake_case spellings accepted
+ * too). Anything malformed is a 400 in the hub's error shape.
  */
 import { HubError } from "../../protocol/errors.js";
 import { base58ToBytes } from "../../protocol/base58.js";

@@ -1,5 +1,5 @@
 /**
- * The one merge every store shares (protocol-rules.md §4): find what competes for the incoming
+ * The one merge every store shares (docs/reference/protocol-rules.md §4): find what competes for the incoming
  * message's set key, refuse it as a duplicate or a conflict when that ranks higher, otherwise delete
  * the losers and store it, then prune the store down to its limit. Every check runs before the first
  * write, so a refused message leaves the transaction untouched.
@@ -63,8 +63,8 @@ function mustHaveSameOwner(holder: MergeRow, incoming: UserNameProof): void {
 }
 
 /**
- * Storage admission (protocol-rules.md §5): the would-be-pruned guard. The engine has checked that
- * the fid has storage units (§3 step 9) before the merge.
+ * Storage admission (docs/reference/protocol-rules.md §5): the would-be-pruned guard. The engine has checked
+ * that the fid has storage units (§3 step 9) before the merge.
  */
 async function admit(
   ctx: MergeContext,
@@ -152,9 +152,9 @@ export async function mergeMessage(ctx: MergeContext, incoming: Incoming): Promi
 }
 
 /**
- * Link messages at or before the fid's compact state of their type obey it (protocol-rules.md §4)
- * for the targets it leaves out: an add is a conflict, a remove would be pruned at once. Messages
- * for the targets it lists merge as usual.
+ * Link messages at or before the fid's compact state of their type obey it
+ * (docs/reference/protocol-rules.md §4) for the targets it leaves out: an add is a conflict, a remove would
+ * be pruned at once. Messages for the targets it lists merge as usual.
  */
 async function checkAgainstCompactState(ctx: MergeContext, incoming: Incoming): Promise<void> {
   const data = incoming.message.data!;

@@ -29,7 +29,8 @@ export function usernameProofTypedData(
 ): TypedDataDefinition<typeof USERNAME_PROOF_TYPES, "UserNameProof"> {
   return {
     domain: {
-      // "{BRAND} name verification" (protocol-rules §7): "Service name verification" in the neutral profile.
+      // "{BRAND} name verification" (docs/reference/protocol-rules.md §7): "Service name verification" in the
+      // neutral profile.
       name: domainName(profile, "name verification"),
       version: "1",
       chainId: ETH_MAINNET_CHAIN_ID,

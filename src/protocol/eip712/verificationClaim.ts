@@ -31,7 +31,8 @@ export function verificationClaimTypedData(
 ): TypedDataDefinition<typeof VERIFICATION_CLAIM_TYPES, "VerificationClaim"> {
   return {
     domain: {
-      // "{BRAND} Verify Ethereum Address" (protocol-rules §2.3): "Service Verify Ethereum Address" neutrally.
+      // "{BRAND} Verify Ethereum Address" (docs/reference/protocol-rules.md §2.3): "Service Verify Ethereum
+      // Address" neutrally.
       name: domainName(profile, "Verify Ethereum Address"),
       version: "2.0.0",
       salt: VERIFICATION_CLAIM_SALT,

@@ -1,7 +1,7 @@
 /**
- * Message → the reference hub's JSON (hub-http-api.md §5): ts-proto field names and order, every
- * scalar even when zero, oneof members only when set, then the hub's per-key byte rewrites. Written
- * out by hand because this runs for every message of every read.
+ * Message → the reference hub's JSON (docs/reference/hub-http-api.md §5): ts-proto field names and order,
+ * every scalar even when zero, oneof members only when set, then the hub's per-key byte rewrites. Written out
+ * by hand because this runs for every message of every read.
  */
 import type {
   CastAddBody,

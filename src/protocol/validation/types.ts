@@ -21,7 +21,7 @@ export interface ValidMessage {
   hash: Uint8Array;
   /** 4-byte big-endian timestamp ‖ 20-byte hash: the ordering key of every store. */
   tsHash: Uint8Array;
-  /** What the Ed25519 signature covered: the hash (reference) or the data bytes (SPEC.md's reading). */
+  /** What the Ed25519 signature covered: the hash (reference) or the data bytes (SPEC's reading). */
   signedOver: "hash" | "dataBytes";
   /** For Ethereum verification claims: the profile whose EIP-712 domain the claim was signed under. */
   claimProfile?: NamingProfile;

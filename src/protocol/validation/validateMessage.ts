@@ -89,7 +89,7 @@ async function validate(
   if (message.signatureScheme !== SignatureScheme.ED25519) return fail(invalid("invalid signatureScheme"));
   let signedOver: "hash" | "dataBytes" = "hash";
   if (!verifyEd25519(message.signature, computed, message.signer)) {
-    // SPEC.md reads the signature as covering the data bytes; accept a client that took it literally.
+    // SPEC reads the signature as covering the data bytes; accept a client that took it literally.
     if (!verifyEd25519(message.signature, dataBytes!, message.signer))
       return fail(invalid("invalid signature"));
     signedOver = "dataBytes";

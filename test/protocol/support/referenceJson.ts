@@ -1,6 +1,6 @@
 /**
  * Expected hub JSON derived from the reference client library: its ts-proto `toJSON`, then the
- * reference hub's documented post-processing (hub-http-api.md §5), then the naming profile's
+ * reference hub's documented post-processing (docs/reference/hub-http-api.md §5), then the naming profile's
  * spellings. Deliberately generic (walks any object), unlike the production renderer, so the two
  * are independent.
  */
