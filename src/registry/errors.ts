@@ -1,62 +1,68 @@
 import type { ErrorReply, ErrorShape } from "../http/index.js";
 
-/** The reference's closed set of POST /transfers validation codes. */
-export type ValidationCode =
-  | "UNAUTHORIZED"
-  | "INVALID_FID_OWNER"
-  | "USERNAME_RESERVED"
-  | "INVALID_SIGNATURE"
-  | "INVALID_USERNAME"
-  | "TOO_MANY_NAMES"
-  | "INVALID_TIMESTAMP"
-  | "USERNAME_TAKEN"
-  | "USERNAME_NOT_FOUND"
-  | "THROTTLED";
-
 /**
- * A POST /transfers refused by the validation pipeline: 400 `{"error":"Validation failure","code":…}`,
- * plus `message` when the code alone would not tell a person what went wrong (castnet's own rules).
+ * Every refusal of the registry's API, by code. The reference's ten POST /transfers validation codes
+ * (uppercase) answer 400 `{"error":"Validation failure","code":…}` (a closed set clients match on);
+ * castnet's own codes (lowercase) answer `{"error":"<sentence>"}` with their status.
  */
-export class ValidationFailure extends Error {
-  override name = "ValidationFailure";
-  constructor(
-    readonly code: ValidationCode,
-    readonly detail?: string,
-  ) {
-    super(`Validation failure: ${code}${detail === undefined ? "" : `: ${detail}`}`);
-  }
+const STATUS = {
+  UNAUTHORIZED: 400,
+  INVALID_FID_OWNER: 400,
+  USERNAME_RESERVED: 400,
+  INVALID_SIGNATURE: 400,
+  INVALID_USERNAME: 400,
+  TOO_MANY_NAMES: 400,
+  INVALID_TIMESTAMP: 400,
+  USERNAME_TAKEN: 400,
+  USERNAME_NOT_FOUND: 400,
+  THROTTLED: 400,
+  bad_request: 400,
+  not_found: 404,
+  rate_limited: 429,
+} as const;
+
+export type RegistryErrorCode = keyof typeof STATUS;
+
+function isValidationCode(code: RegistryErrorCode): boolean {
+  return code === code.toUpperCase(); // the reference's spelling; castnet's codes are lowercase
 }
 
-/** Anything else the registry refuses: 400 bad input, 404 nothing to show, 429 rate limited. */
+/**
+ * The registry's one error type. A validation code carries `message` only when the code alone would
+ * not tell a person what went wrong (castnet's own rules); other codes always carry their sentence.
+ */
 export class RegistryError extends Error {
   override name = "RegistryError";
+  readonly statusCode: number;
+
   constructor(
-    readonly statusCode: 400 | 404 | 429,
-    message: string,
-    /** Seconds, for 429. */
+    readonly code: RegistryErrorCode,
+    readonly detail?: string,
+    /** Seconds, for rate_limited. */
     readonly retryAfter?: number,
   ) {
-    super(message);
+    super(detail === undefined ? code : `${code}: ${detail}`);
+    this.statusCode = STATUS[code];
   }
 }
 
 const reply = (statusCode: number, error: string): ErrorReply => ({ statusCode, body: { error } });
 
-/** The registry's error body: `{"error": "<sentence>"}`, plus `code` for validation failures. */
+/** The registry's error body: `{"error": "<sentence>"}`, or the validation failure with its code. */
 export const registryErrors: ErrorShape = {
   badRequest: (message, statusCode) => reply(statusCode, message),
   notFound: (method, path) => reply(404, `There is no route ${method} ${path}`),
   forbidden: (message, statusCode) => reply(statusCode, message),
   fromError(error) {
-    if (error instanceof ValidationFailure) {
+    if (!(error instanceof RegistryError)) return undefined;
+    if (isValidationCode(error.code)) {
       const body = { error: "Validation failure", code: error.code };
       return {
-        statusCode: 400,
+        statusCode: error.statusCode,
         body: error.detail === undefined ? body : { ...body, message: error.detail },
       };
     }
-    if (!(error instanceof RegistryError)) return undefined;
-    const shaped = reply(error.statusCode, error.message);
+    const shaped = reply(error.statusCode, error.detail ?? error.code);
     if (error.retryAfter !== undefined) shaped.headers = { "retry-after": String(error.retryAfter) };
     return shaped;
   },

@@ -48,5 +48,5 @@ export class TransferRateLimits {
 }
 
 function limited(message: string, seconds: number): RegistryError {
-  return new RegistryError(429, message, seconds);
+  return new RegistryError("rate_limited", message, seconds);
 }

@@ -2,7 +2,7 @@ import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import type { Database } from "../storage/index.js";
-import { RegistryError, ValidationFailure } from "./errors.js";
+import { RegistryError } from "./errors.js";
 import { TRANSFER_PAGE_SIZE, type Transfer, type TransferFeed } from "./feed.js";
 import { GroupCommit } from "./groupCommit.js";
 import { isValidFname } from "../protocol/validation/names.js";
@@ -113,14 +113,14 @@ export class RegistryService implements TransferFeed {
     if (query.fid !== undefined) {
       const name = query.fid > 0 ? await store.nameOfFid(this.db, query.fid) : undefined;
       const latest = name === undefined ? undefined : await store.latestOfName(this.db, name);
-      if (!latest) throw new RegistryError(404, "Could not resolve current name");
+      if (!latest) throw new RegistryError("not_found", "Could not resolve current name");
       return latest;
     }
     const latest =
       query.name !== undefined
         ? await store.latestOfName(this.db, query.name)
         : await store.latestOverall(this.db);
-    if (!latest || latest.to === 0) throw new RegistryError(404, "No transfer found");
+    if (!latest || latest.to === 0) throw new RegistryError("not_found", "No transfer found");
     return latest;
   }
 
@@ -135,13 +135,16 @@ export class RegistryService implements TransferFeed {
 
   /**
    * Records a registration (from 0), a transfer (admins) or an unregistration (to 0), or returns the
-   * existing transfer for an identical registration replayed. Throws ValidationFailure with the
+   * existing transfer for an identical registration replayed. Throws RegistryError with the
    * reference's code for the first rule the request breaks. `signed` runs once the request's
    * signature has verified (the per-fid rate limit spends it then).
    */
   async submitTransfer(request: TransferRequest, signed?: () => void): Promise<Transfer> {
     if (request.from === request.to) {
-      throw new RegistryError(400, "from and to are the same fid: a transfer moves a name between two fids");
+      throw new RegistryError(
+        "bad_request",
+        "from and to are the same fid: a transfer moves a name between two fids",
+      );
     }
     const owner = request.owner.toLowerCase() as Address;
     const requester = request.fid || undefined;
@@ -149,7 +152,7 @@ export class RegistryService implements TransferFeed {
     const admin = adminSigner !== undefined;
 
     const expectedSigner = adminSigner ?? (await this.authorise(request, requester, owner));
-    if (!admin && this.options.reserved.has(request.name)) throw new ValidationFailure("USERNAME_RESERVED");
+    if (!admin && this.options.reserved.has(request.name)) throw new RegistryError("USERNAME_RESERVED");
     const claim = { name: request.name, timestamp: request.timestamp, owner };
     const adminTransfer =
       admin && requester !== undefined
@@ -161,14 +164,14 @@ export class RegistryService implements TransferFeed {
       expectedSigner,
       adminTransfer,
     );
-    if (countersigned === undefined) throw new ValidationFailure("INVALID_SIGNATURE");
+    if (countersigned === undefined) throw new RegistryError("INVALID_SIGNATURE");
     signed?.();
-    if (!isValidFname(request.name)) throw new ValidationFailure("INVALID_USERNAME");
+    if (!isValidFname(request.name)) throw new RegistryError("INVALID_USERNAME");
     const { serverSignature, bound } = countersigned;
 
     const { transfer, inserted } = await this.commits.run(async (trx) => {
       if (admin && (await adminSignatureUsed(trx, request, owner, bound))) {
-        throw new ValidationFailure(
+        throw new RegistryError(
           "INVALID_SIGNATURE",
           `this admin signature was already used for a transfer of ${request.name}; ` +
             "an admin signature authorises one transfer",
@@ -179,7 +182,7 @@ export class RegistryService implements TransferFeed {
         if (held !== undefined) {
           const latest = await store.latestOfName(trx, held);
           if (held === request.name && latest?.owner === owner) return { transfer: latest, inserted: false };
-          throw new ValidationFailure("TOO_MANY_NAMES");
+          throw new RegistryError("TOO_MANY_NAMES");
         }
       }
       const latest = await store.latestOfName(trx, request.name);
@@ -188,16 +191,16 @@ export class RegistryService implements TransferFeed {
         Math.abs(request.timestamp - now) > TIMESTAMP_TOLERANCE_SECONDS ||
         (latest && request.timestamp < latest.timestamp)
       ) {
-        throw new ValidationFailure("INVALID_TIMESTAMP");
+        throw new RegistryError("INVALID_TIMESTAMP");
       }
       const holder = latest && latest.to !== 0 ? latest.to : undefined;
       // "Before registering, the name must not already be registered" (SPEC A, docs/reference/spec.md): a
       // registration of a held name fails here, since the holder is never fid 0.
-      if (holder !== undefined && holder !== request.from) throw new ValidationFailure("USERNAME_TAKEN");
+      if (holder !== undefined && holder !== request.from) throw new RegistryError("USERNAME_TAKEN");
       // SPEC A's state table: only the holder moves a name, so a burned name cannot be moved from a fid.
-      if (request.from !== 0 && holder === undefined) throw new ValidationFailure("USERNAME_NOT_FOUND");
+      if (request.from !== 0 && holder === undefined) throw new RegistryError("USERNAME_NOT_FOUND");
       if (!admin && latest && request.timestamp < latest.timestamp + THROTTLE_SECONDS) {
-        throw new ValidationFailure("THROTTLED");
+        throw new RegistryError("THROTTLED");
       }
       const recorded = await store.recordTransfer(trx, {
         timestamp: request.timestamp,
@@ -224,14 +227,14 @@ export class RegistryService implements TransferFeed {
     // SPEC A: the request's fid "must equal from or to" (Errors 2). Users register (from 0) or
     // unregister (to 0); a fid-to-fid move has no acting user fid.
     const acting = request.from === 0 ? request.to : request.to === 0 ? request.from : -1;
-    if (requester !== undefined && requester !== acting) throw new ValidationFailure("UNAUTHORIZED");
+    if (requester !== undefined && requester !== acting) throw new RegistryError("UNAUTHORIZED");
     let custodyFid: number | undefined;
     try {
       custodyFid = await this.options.chain.fidOf(owner);
     } catch {
-      throw new ValidationFailure("INVALID_FID_OWNER");
+      throw new RegistryError("INVALID_FID_OWNER");
     }
-    if (custodyFid !== acting) throw new ValidationFailure("INVALID_FID_OWNER");
+    if (custodyFid !== acting) throw new RegistryError("INVALID_FID_OWNER");
     return owner;
   }
 
