@@ -4,7 +4,7 @@ import { createClientApi } from "../clientapi/index.js";
 import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
 import { httpChainClient } from "../devchain/httpClient.js";
 import { createDevchain } from "../devchain/index.js";
-import { type Logger, createLogger, listen } from "../http/index.js";
+import { type Logger, type RouteEntry, createLogger, listen } from "../http/index.js";
 import { httpActivitySource } from "../hub/activityClient.js";
 import { createHub } from "../hub/index.js";
 import { namingProfile } from "../protocol/naming.js";
@@ -17,6 +17,8 @@ import { secureStart } from "./secrets.js";
 export interface RunningStack {
   /** Base URL of every part this process serves. */
   urls: Partial<Record<PartName, string>>;
+  /** Every route each of those parts serves, for checks that a list kept elsewhere covers them all. */
+  routes: Partial<Record<PartName, readonly RouteEntry[]>>;
   /** Stops accepting requests, lets in-flight work finish, closes every database. */
   close(): Promise<void>;
 }
@@ -40,6 +42,7 @@ export async function startStack(
   const runs = (part: PartName) => config.only.includes(part);
   const started: Started[] = [];
   const urls: Partial<Record<PartName, string>> = {};
+  const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
 
   const stopAll = once(async () => {
     for (const { app } of [...started].reverse()) await app.close();
@@ -113,11 +116,13 @@ export async function startStack(
       started.push({ part: "api", ...api });
     }
 
-    for (const { part, app } of started)
+    for (const { part, app } of started) {
       urls[part] = await listen(app, part, config.host, config.ports[part]);
+      routes[part] = app.routeInventory;
+    }
   } catch (error) {
     await stopAll().catch(() => undefined);
     throw error;
   }
-  return { urls, close: stopAll };
+  return { urls, routes, close: stopAll };
 }

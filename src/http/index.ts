@@ -1,5 +1,5 @@
 export type { ErrorReply, ErrorShape } from "./errors.js";
-export { createHttpServer, type HttpOptions, type HttpServerOptions } from "./server.js";
+export { createHttpServer, type HttpOptions, type HttpServerOptions, type RouteEntry } from "./server.js";
 export { operatorGuard, isLoopback } from "./operator.js";
 export { clientAddressKey } from "./clientAddress.js";
 export { listen, StartupError } from "./listen.js";

@@ -17,6 +17,19 @@ import type { Logger } from "./logger.js";
 import { isOperatorGuard, normalOrigin } from "./operator.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
 
+/** One route a part serves: its method and its Fastify pattern, prefix included. */
+export interface RouteEntry {
+  method: string;
+  url: string;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** The part's own routes, without the HEAD and OPTIONS routes Fastify and CORS add for them. */
+    routeInventory: readonly RouteEntry[];
+  }
+}
+
 /** What an operator configures about every part's HTTP server (`castnet start` flags). */
 export interface HttpOptions {
   /** Host names the part answers to besides IP literals and (*.)localhost; "*" accepts any. Default none. */
@@ -98,6 +111,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const checkHost = hostGuard(options.allowedHosts ?? [], options.errors);
   if (checkHost) app.addHook("onRequest", checkHost);
   app.decorate("trustedOrigins", new Set((options.trustedOrigins ?? []).map(trustedOrigin)));
+  app.decorate("routeInventory", routeInventory(app));
   app.addHook("onRoute", operatorPreflights());
   await app.register(cors, {
     // A plain OPTIONS (no preflight headers) is answered like a preflight, not refused in plain text.
@@ -158,6 +172,16 @@ function trustedOrigin(origin: string): string {
   if (normal === undefined)
     throw new RangeError(`trusted origin ${origin} is not an origin like https://example.com`);
   return normal;
+}
+
+/** Records every route as it is registered, so that a check can compare it with a list kept by hand. */
+function routeInventory(app: FastifyInstance): readonly RouteEntry[] {
+  const entries: RouteEntry[] = [];
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat())
+      if (method !== "HEAD" && method !== "OPTIONS") entries.push({ method, url: route.url });
+  });
+  return entries;
 }
 
 /**
