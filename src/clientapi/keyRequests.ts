@@ -10,10 +10,14 @@ import {
   verifySignedKeyRequest,
 } from "../protocol/eip712/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
+import { type Database, serializedTransaction } from "../storage/index.js";
 import { ClientApiError, badInput, conflict, notFound } from "./errors.js";
 import { KeyAdds, chainFailure, metadataOf } from "./keyAdds.js";
 import type { KeyRequestLimiter } from "./keyRequestLimits.js";
-import type { ClientApiStore, Executor, KeyRequestRow } from "./store.js";
+import type { KeyRequestRow } from "./keyRequestStore.js";
+import * as keyRequestStore from "./keyRequestStore.js";
+import * as sponsorStore from "./sponsorStore.js";
+import type { ApiDb, ApiTables } from "./tables.js";
 
 /** The request as POST and GET answer it (reference/client-api.md §7.3). */
 export interface SignedKeyRequestJson {
@@ -102,10 +106,10 @@ export class KeyRequests {
   private readonly keyAdds: KeyAdds;
 
   constructor(
-    private readonly store: ClientApiStore,
+    private readonly database: Database<ApiTables>,
     private readonly options: KeyRequestOptions,
   ) {
-    this.keyAdds = new KeyAdds(store, options.chain, options.logger, options.nowSeconds);
+    this.keyAdds = new KeyAdds(database, options.chain, options.logger, options.nowSeconds);
   }
 
   /**
@@ -155,7 +159,7 @@ export class KeyRequests {
         throw badInput(
           `sponsorship.signature is not a signature by the custody address of fid ${sponsorFid} over the raw bytes of the request signature`,
         );
-      const credits = await this.store.sponsorCredits(sponsorFid);
+      const credits = await sponsorStore.sponsorCredits(this.database.db, sponsorFid);
       if (credits === undefined) throw badInput(`fid ${sponsorFid} is not signed up as a sponsor`);
       if (credits < MIN_SPONSOR_CREDITS)
         throw new ClientApiError(
@@ -166,27 +170,31 @@ export class KeyRequests {
 
     const now = this.options.nowSeconds();
     const same = { request_fid: requestFid, key: key.toLowerCase(), deadline, signature };
-    const token = await this.store.transaction(`api:key-request:${requestFid}:${same.key}`, async (trx) => {
-      const earlier = await this.store.sameKeyRequest(trx, same);
-      if (earlier) return earlier.token;
-      const token = `0x${randomBytes(16).toString("hex")}`;
-      await this.store.insertKeyRequest(trx, {
-        ...same,
-        token,
-        request_signer: requestSigner.toLowerCase(),
-        redirect_url: redirectUrl ?? null,
-        sponsor_fid: sponsorFid,
-        sponsor_signature: sponsorSignature,
-        state: "pending",
-        user_fid: null,
-        transaction_hash: null,
-        charged: 0,
-        created_at: now,
-        updated_at: now,
-      });
-      return token;
-    });
-    return this.render((await this.store.getKeyRequest(token))!);
+    const token = await serializedTransaction(
+      this.database,
+      `api:key-request:${requestFid}:${same.key}`,
+      async (trx) => {
+        const earlier = await keyRequestStore.sameKeyRequest(trx, same);
+        if (earlier) return earlier.token;
+        const token = `0x${randomBytes(16).toString("hex")}`;
+        await keyRequestStore.insertKeyRequest(trx, {
+          ...same,
+          token,
+          request_signer: requestSigner.toLowerCase(),
+          redirect_url: redirectUrl ?? null,
+          sponsor_fid: sponsorFid,
+          sponsor_signature: sponsorSignature,
+          state: "pending",
+          user_fid: null,
+          transaction_hash: null,
+          charged: 0,
+          created_at: now,
+          updated_at: now,
+        });
+        return token;
+      },
+    );
+    return this.render((await keyRequestStore.getKeyRequest(this.database.db, token))!);
   }
 
   /** The request, after checking the chain if its key add is still pending. */
@@ -194,7 +202,7 @@ export class KeyRequests {
     let row = await this.existing(token);
     if (row.state === "approved") {
       await this.keyAdds.advance(row);
-      row = (await this.store.getKeyRequest(token))!;
+      row = (await keyRequestStore.getKeyRequest(this.database.db, token))!;
     }
     return this.render(row);
   }
@@ -207,7 +215,7 @@ export class KeyRequests {
     const row = await this.existing(token);
     this.assertApprovable(row);
     const owner = await this.custodyOf(fid, "fid");
-    const nonce = await this.store.gatewayNonce(owner);
+    const nonce = await keyRequestStore.gatewayNonce(this.database.db, owner);
     const deadline = Math.min(this.options.nowSeconds() + APPROVAL_WINDOW_SECONDS, row.deadline);
     const typed = keyGatewayAddTypedData(this.options.naming, this.add(row, owner, nonce, deadline), {
       verifyingContract: this.options.keyGatewayContract,
@@ -253,27 +261,31 @@ export class KeyRequests {
       );
 
     const now = this.options.nowSeconds();
-    const claimed = await this.store.transaction(`api:key-request:${row.token}`, async (trx) => {
-      const moved = await this.store.moveKeyRequest(trx, row.token, "pending", {
-        state: "submitting",
-        user_fid: input.fid,
-        approval_custody: owner.toLowerCase(),
-        approval_nonce: input.nonce,
-        updated_at: now,
-      });
-      if (!moved) throw conflict("this signed key request was approved meanwhile");
-      if (!(await this.store.consumeGatewayNonce(trx, owner, input.nonce))) {
-        const current = await this.store.gatewayNonce(owner, trx);
-        throw conflict(
-          `nonce ${input.nonce} is not the current key gateway nonce of ${owner} (it is ${current}); fetch the typed data again`,
-        );
-      }
-      const charged = await this.chargeSponsor(trx, row, now);
-      if (charged > 0) await this.store.moveKeyRequest(trx, row.token, "submitting", { charged });
-      return (await this.store.getKeyRequest(row.token, trx))!;
-    });
+    const claimed = await serializedTransaction(
+      this.database,
+      `api:key-request:${row.token}`,
+      async (trx) => {
+        const moved = await keyRequestStore.moveKeyRequest(trx, row.token, "pending", {
+          state: "submitting",
+          user_fid: input.fid,
+          approval_custody: owner.toLowerCase(),
+          approval_nonce: input.nonce,
+          updated_at: now,
+        });
+        if (!moved) throw conflict("this signed key request was approved meanwhile");
+        if (!(await keyRequestStore.consumeGatewayNonce(trx, owner, input.nonce))) {
+          const current = await keyRequestStore.gatewayNonce(trx, owner);
+          throw conflict(
+            `nonce ${input.nonce} is not the current key gateway nonce of ${owner} (it is ${current}); fetch the typed data again`,
+          );
+        }
+        const charged = await this.chargeSponsor(trx, row, now);
+        if (charged > 0) await keyRequestStore.moveKeyRequest(trx, row.token, "submitting", { charged });
+        return (await keyRequestStore.getKeyRequest(trx, row.token))!;
+      },
+    );
     await this.keyAdds.submit(claimed);
-    return this.render((await this.store.getKeyRequest(row.token))!);
+    return this.render((await keyRequestStore.getKeyRequest(this.database.db, row.token))!);
   }
 
   /** For the background loop: completes mined key adds, resolves cut-off approvals. */
@@ -284,16 +296,17 @@ export class KeyRequests {
 
   /** For the background loop: deletes requests expired longer ago than the retention. */
   async deleteExpired(): Promise<void> {
-    const deleted = await this.store.deleteKeyRequestsBefore(
+    const deleted = await keyRequestStore.deleteKeyRequestsBefore(
+      this.database.db,
       this.options.nowSeconds() - this.options.retentionSeconds,
     );
     if (deleted > 0) this.options.logger.info({ deleted }, "deleted expired signed key requests");
   }
 
-  private async chargeSponsor(trx: Executor, row: KeyRequestRow, now: number): Promise<number> {
+  private async chargeSponsor(trx: ApiDb, row: KeyRequestRow, now: number): Promise<number> {
     if (row.sponsor_fid === null) return 0;
     const cost = this.options.sponsorCost;
-    if (!(await this.store.chargeSponsor(trx, row.sponsor_fid, cost, now)))
+    if (!(await sponsorStore.chargeSponsor(trx, row.sponsor_fid, cost, now)))
       throw new ClientApiError(
         402,
         `sponsor fid ${row.sponsor_fid} no longer has the ${cost} credits this approval costs`,
@@ -326,7 +339,7 @@ export class KeyRequests {
 
   private async existing(token: string): Promise<KeyRequestRow> {
     if (!TOKEN_PATTERN.test(token)) throw badInput("token must be 0x followed by hex digits");
-    const row = await this.store.getKeyRequest(token.toLowerCase());
+    const row = await keyRequestStore.getKeyRequest(this.database.db, token.toLowerCase());
     if (!row) throw notFound(`No signed key request found with token ${token}`);
     return row;
   }
