@@ -18,7 +18,8 @@ import type { ApiTables } from "./tables.js";
 
 export type { ActivitySource } from "./activity.js";
 export type { ClientApiService } from "./service.js";
-export type { SignedKeyRequestJson, ApprovalTypedData } from "./keyRequests.js";
+export type { ApprovalTypedData } from "./approvals.js";
+export type { SignedKeyRequestJson } from "./keyRequests.js";
 export type { PowerBadgeRule } from "./powerBadges.js";
 
 export interface ClientApiOptions {

@@ -2,17 +2,20 @@ import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import type { Logger } from "../http/index.js";
-import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
-import {
-  KEY_GATEWAY_ADD_TYPES,
-  keyGatewayAddTypedData,
-  verifyKeyGatewayAdd,
-  verifySignedKeyRequest,
-} from "../protocol/eip712/index.js";
+import { verifyKeyGatewayAdd, verifySignedKeyRequest } from "../protocol/eip712/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { type Database, serializedTransaction } from "../storage/index.js";
+import { type ApprovalTypedData, approvalAdd, approvalTypedData } from "./approvals.js";
 import { ClientApiError, badInput, conflict, notFound } from "./errors.js";
-import { KeyAdds, chainFailure, metadataOf } from "./keyAdds.js";
+import {
+  checkKey,
+  checkToken,
+  futureDeadline,
+  isAbsoluteUrl,
+  parseFid,
+  parseSignature,
+} from "./keyRequestInput.js";
+import { KeyAdds, chainFailure } from "./keyAdds.js";
 import type { KeyRequestLimiter } from "./keyRequestLimits.js";
 import type { KeyRequestRow } from "./keyRequestStore.js";
 import * as keyRequestStore from "./keyRequestStore.js";
@@ -48,22 +51,6 @@ export interface Approval {
   signature: string;
 }
 
-/** The key gateway `Add` a wallet signs to approve, as JSON (EIP-712 `eth_signTypedData_v4` form). */
-export interface ApprovalTypedData {
-  domain: { name: string; version: string; chainId: number; verifyingContract: Address };
-  types: Record<string, { name: string; type: string }[]>;
-  primaryType: "Add";
-  message: {
-    owner: Address;
-    keyType: number;
-    key: Hex;
-    metadataType: number;
-    metadata: Hex;
-    nonce: number;
-    deadline: number;
-  };
-}
-
 export interface KeyRequestOptions {
   chain: ChainClient;
   naming: NamingProfile;
@@ -83,20 +70,6 @@ export interface KeyRequestOptions {
 const MIN_SPONSOR_CREDITS = 100;
 /** How long an approval's typed data stays signable. */
 const APPROVAL_WINDOW_SECONDS = 3600;
-/** Above this a "Unix seconds" value is really milliseconds (10^11 s is the year 5138). */
-const LARGEST_SECONDS = 100_000_000_000;
-
-const KEY_PATTERN = /^0x[0-9a-fA-F]{64}$/;
-const SIGNATURE_PATTERN = /^0x(?:[0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/;
-const TOKEN_PATTERN = /^0x[0-9a-fA-F]{2,128}$/;
-
-const EIP712_DOMAIN_TYPE = [
-  { name: "name", type: "string" },
-  { name: "version", type: "string" },
-  { name: "chainId", type: "uint256" },
-  { name: "verifyingContract", type: "address" },
-];
-
 /**
  * Signed key requests: an app asks for its Ed25519 key to be added to a user's fid (SPEC B), a wallet
  * approves with the user's key gateway `Add` signature, the key add goes to the chain, and the
@@ -118,10 +91,9 @@ export class KeyRequests {
    */
   async create(input: NewKeyRequest, clientAddress: string): Promise<SignedKeyRequestJson> {
     const key = input.key;
-    if (!KEY_PATTERN.test(key))
-      throw badInput("key must be a 32-byte Ed25519 public key written as 0x and 64 hex digits");
+    checkKey(key);
     const requestFid = parseFid(input.requestFid, "requestFid");
-    const deadline = this.futureDeadline(input.deadline, "deadline");
+    const deadline = futureDeadline(input.deadline, "deadline", this.options.nowSeconds());
     const signature = parseSignature(input.signature, "signature");
     const redirectUrl = input.redirectUrl;
     if (redirectUrl !== undefined && !isAbsoluteUrl(redirectUrl))
@@ -217,23 +189,11 @@ export class KeyRequests {
     const owner = await this.custodyOf(fid, "fid");
     const nonce = await keyRequestStore.gatewayNonce(this.database.db, owner);
     const deadline = Math.min(this.options.nowSeconds() + APPROVAL_WINDOW_SECONDS, row.deadline);
-    const typed = keyGatewayAddTypedData(this.options.naming, this.add(row, owner, nonce, deadline), {
-      verifyingContract: this.options.keyGatewayContract,
-    });
-    const typedData: ApprovalTypedData = {
-      domain: {
-        name: typed.domain!.name!,
-        version: typed.domain!.version!,
-        chainId: Number(typed.domain!.chainId),
-        verifyingContract: typed.domain!.verifyingContract!,
-      },
-      types: {
-        EIP712Domain: EIP712_DOMAIN_TYPE,
-        Add: KEY_GATEWAY_ADD_TYPES.Add.map((field) => ({ ...field })),
-      },
-      primaryType: "Add",
-      message: { ...typed.message, nonce, deadline },
-    };
+    const typedData = approvalTypedData(
+      this.options.naming,
+      approvalAdd(row, owner, nonce, deadline),
+      this.options.keyGatewayContract,
+    );
     return row.redirect_url === null ? { typedData } : { typedData, redirectUrl: row.redirect_url };
   }
 
@@ -243,14 +203,14 @@ export class KeyRequests {
    * (see KeyAdds). If the chain refuses, the approval is undone.
    */
   async approve(input: Approval): Promise<SignedKeyRequestJson> {
-    const deadline = this.futureDeadline(input.deadline, "deadline");
+    const deadline = futureDeadline(input.deadline, "deadline", this.options.nowSeconds());
     const signature = parseSignature(input.signature, "signature");
     const row = await this.existing(input.token);
     this.assertApprovable(row);
     const owner = await this.custodyOf(input.fid, "fid");
     const valid = await verifyKeyGatewayAdd(
       this.options.naming,
-      this.add(row, owner, input.nonce, deadline),
+      approvalAdd(row, owner, input.nonce, deadline),
       signature,
       owner,
       { verifyingContract: this.options.keyGatewayContract },
@@ -314,18 +274,6 @@ export class KeyRequests {
     return cost;
   }
 
-  private add(row: KeyRequestRow, owner: Address, nonce: number, deadline: number) {
-    return {
-      owner,
-      keyType: KEY_TYPE_ED25519,
-      key: row.key as Hex,
-      metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
-      metadata: metadataOf(row),
-      nonce,
-      deadline,
-    };
-  }
-
   private assertApprovable(row: KeyRequestRow): void {
     if (row.state === "submitting")
       throw conflict(`this signed key request is being approved by fid ${row.user_fid}`);
@@ -338,7 +286,7 @@ export class KeyRequests {
   }
 
   private async existing(token: string): Promise<KeyRequestRow> {
-    if (!TOKEN_PATTERN.test(token)) throw badInput("token must be 0x followed by hex digits");
+    checkToken(token);
     const row = await keyRequestStore.getKeyRequest(this.database.db, token.toLowerCase());
     if (!row) throw notFound(`No signed key request found with token ${token}`);
     return row;
@@ -355,18 +303,6 @@ export class KeyRequests {
     return custody;
   }
 
-  private futureDeadline(deadline: number, field: string): number {
-    if (!Number.isSafeInteger(deadline) || deadline < 0)
-      throw badInput(`${field} must be a non-negative integer of Unix seconds`);
-    if (deadline >= LARGEST_SECONDS)
-      throw badInput(
-        `${field} ${deadline} looks like milliseconds; send Unix seconds (${Math.floor(deadline / 1000)})`,
-      );
-    if (deadline <= this.options.nowSeconds())
-      throw badInput(`${field} ${deadline} has passed (${new Date(deadline * 1000).toISOString()})`);
-    return deadline;
-  }
-
   private render(row: KeyRequestRow): SignedKeyRequestJson {
     const json: SignedKeyRequestJson = {
       token: row.token,
@@ -379,27 +315,5 @@ export class KeyRequests {
     };
     if (row.user_fid !== null && row.state !== "submitting") json.userFid = row.user_fid;
     return json;
-  }
-}
-
-function parseFid(value: number | string, field: string): number {
-  const fid = typeof value === "string" && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
-  if (typeof fid !== "number" || !Number.isSafeInteger(fid) || fid < 1)
-    throw badInput(`${field} must be a positive integer fid`);
-  return fid;
-}
-
-function parseSignature(value: string, field: string): Hex {
-  if (!SIGNATURE_PATTERN.test(value))
-    throw badInput(`${field} must be a 65-byte signature written as 0x and 130 hex digits`);
-  return value.toLowerCase() as Hex;
-}
-
-function isAbsoluteUrl(value: string): boolean {
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
   }
 }
