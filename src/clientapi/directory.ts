@@ -14,7 +14,7 @@ import {
   unknownChannel,
 } from "./channels.js";
 import type { Cursors } from "./cursor.js";
-import { conflict, badInput, notFound } from "./errors.js";
+import { badInput, conflict, notFound } from "./errors.js";
 import { type Page, type PageQuery, readPage } from "./paging.js";
 import { type ActionJson, type ChannelJson, renderAction, renderChannel } from "./render.js";
 import * as sponsorStore from "./sponsorStore.js";
