@@ -1,5 +1,6 @@
 import { type ChannelJson, renderChannel } from "./render.js";
-import type { ClientApiStore } from "./store.js";
+import * as channelStore from "./channelStore.js";
+import type { ApiDb } from "./tables.js";
 
 const MAX_CACHED = 10_000;
 
@@ -14,12 +15,12 @@ export class ChannelCache {
   private readonly channels = new Map<string, ChannelJson>();
   private everyChannel: ChannelJson[] | undefined;
 
-  constructor(private readonly store: ClientApiStore) {}
+  constructor(private readonly db: ApiDb) {}
 
   /** Every channel, in the store's order. */
   async all(): Promise<ChannelJson[]> {
     await this.refresh();
-    this.everyChannel ??= (await this.store.listChannels()).map(renderChannel);
+    this.everyChannel ??= (await channelStore.listChannels(this.db)).map(renderChannel);
     return this.everyChannel;
   }
 
@@ -27,14 +28,14 @@ export class ChannelCache {
     await this.refresh();
     const missing = [...new Set(ids.filter((id) => !this.channels.has(id)))];
     if (missing.length > 0) {
-      for (const row of await this.store.channelsByIds(missing))
+      for (const row of await channelStore.channelsByIds(this.db, missing))
         this.channels.set(row.id, renderChannel(row));
     }
     return this.channels;
   }
 
   private async refresh(): Promise<void> {
-    const version = await this.store.channelsVersion();
+    const version = await channelStore.channelsVersion(this.db);
     if (version !== this.version || this.channels.size > MAX_CACHED) {
       this.channels.clear();
       this.everyChannel = undefined;

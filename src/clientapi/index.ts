@@ -15,12 +15,12 @@ import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js"
 import { publicRoutes } from "./routes.js";
 import { seedDemo } from "./seed.js";
 import { type ClientApiService, createService } from "./service.js";
-import { ClientApiStore } from "./store.js";
 import type { ApiTables } from "./tables.js";
 
 export type { ActivitySource } from "./activity.js";
 export type { ClientApiService } from "./service.js";
-export type { SignedKeyRequestJson, ApprovalTypedData } from "./keyRequests.js";
+export type { ApprovalTypedData } from "./approvals.js";
+export type { SignedKeyRequestJson } from "./keyRequests.js";
 export type { PowerBadgeRule } from "./powerBadges.js";
 
 export interface ClientApiOptions {
@@ -71,10 +71,9 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
   const database = openDatabase<ApiTables>(options.database);
   try {
     await migrate(database, "api", migrations);
-    const store = new ClientApiStore(database);
     const now = options.now ?? Date.now;
     const service = await createService({
-      store,
+      database,
       logger: options.logger,
       chain: options.chain,
       naming: options.naming,

@@ -3,8 +3,12 @@ import type { ChainClient, TransactionStatus } from "../devchain/client.js";
 import type { Logger } from "../http/index.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { encodeSignedKeyRequestMetadata } from "../protocol/eip712/index.js";
+import { type Database, serializedTransaction } from "../storage/index.js";
 import { ClientApiError, conflict } from "./errors.js";
-import type { ClientApiStore, KeyRequestRow } from "./store.js";
+import type { KeyRequestRow } from "./keyRequestStore.js";
+import * as keyRequestStore from "./keyRequestStore.js";
+import * as sponsorStore from "./sponsorStore.js";
+import type { ApiTables } from "./tables.js";
 
 /**
  * An approval cut off while "submitting" (a crash, a chain that never answered) is resolved this long
@@ -21,7 +25,7 @@ const STALE_SUBMISSION_SECONDS = 300;
  */
 export class KeyAdds {
   constructor(
-    private readonly store: ClientApiStore,
+    private readonly database: Database<ApiTables>,
     private readonly chain: ChainClient,
     private readonly logger: Logger,
     private readonly nowSeconds: () => number,
@@ -46,7 +50,7 @@ export class KeyAdds {
   /** Resolves approvals cut off between "submitting" and the chain's answer, against the chain. */
   async resolveStale(): Promise<void> {
     const cutoff = this.nowSeconds() - STALE_SUBMISSION_SECONDS;
-    for (const row of await this.store.keyRequestsIn("submitting")) {
+    for (const row of await keyRequestStore.keyRequestsIn(this.database.db, "submitting")) {
       if (row.updated_at > cutoff) continue;
       try {
         await this.resolve(row);
@@ -58,7 +62,8 @@ export class KeyAdds {
 
   /** Completes every approved request whose key add was mined. */
   async advanceApproved(): Promise<void> {
-    for (const row of await this.store.keyRequestsIn("approved")) await this.advance(row);
+    for (const row of await keyRequestStore.keyRequestsIn(this.database.db, "approved"))
+      await this.advance(row);
   }
 
   /** approved → completed once the key add is mined. */
@@ -72,7 +77,7 @@ export class KeyAdds {
       return;
     }
     if (status?.status !== "mined") return;
-    await this.store.moveKeyRequest(this.store.db, row.token, "approved", {
+    await keyRequestStore.moveKeyRequest(this.database.db, row.token, "approved", {
       state: "completed",
       updated_at: this.nowSeconds(),
     });
@@ -81,7 +86,7 @@ export class KeyAdds {
   private async resolve(row: KeyRequestRow): Promise<void> {
     const account = await this.chain.getAccount(row.user_fid!);
     if (account?.signers.some((signer) => signer.key.toLowerCase() === row.key)) {
-      await this.store.moveKeyRequest(this.store.db, row.token, "submitting", {
+      await keyRequestStore.moveKeyRequest(this.database.db, row.token, "submitting", {
         state: "completed",
         updated_at: this.nowSeconds(),
       });
@@ -108,7 +113,7 @@ export class KeyAdds {
   }
 
   private async settle(token: string, status: TransactionStatus): Promise<void> {
-    await this.store.moveKeyRequest(this.store.db, token, "submitting", {
+    await keyRequestStore.moveKeyRequest(this.database.db, token, "submitting", {
       state: status.status === "mined" ? "completed" : "approved",
       transaction_hash: status.transactionHash,
       updated_at: this.nowSeconds(),
@@ -118,10 +123,10 @@ export class KeyAdds {
   /** The chain refused the key add: the request is pending again, its credits and nonce given back. */
   private async undo(token: string): Promise<void> {
     const now = this.nowSeconds();
-    await this.store.transaction(`api:key-request:${token}`, async (trx) => {
-      const row = await this.store.getKeyRequest(token, trx);
+    await serializedTransaction(this.database, `api:key-request:${token}`, async (trx) => {
+      const row = await keyRequestStore.getKeyRequest(trx, token);
       if (row?.state !== "submitting") return;
-      await this.store.moveKeyRequest(trx, token, "submitting", {
+      await keyRequestStore.moveKeyRequest(trx, token, "submitting", {
         state: "pending",
         user_fid: null,
         approval_custody: null,
@@ -130,9 +135,9 @@ export class KeyAdds {
         updated_at: now,
       });
       if (row.sponsor_fid !== null && row.charged > 0)
-        await this.store.refundSponsor(trx, row.sponsor_fid, row.charged, now);
+        await sponsorStore.refundSponsor(trx, row.sponsor_fid, row.charged, now);
       if (row.approval_custody !== null && row.approval_nonce !== null)
-        await this.store.restoreGatewayNonce(trx, row.approval_custody, row.approval_nonce);
+        await keyRequestStore.restoreGatewayNonce(trx, row.approval_custody, row.approval_nonce);
     });
   }
 }

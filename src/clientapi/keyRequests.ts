@@ -2,18 +2,25 @@ import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import type { Logger } from "../http/index.js";
-import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
-import {
-  KEY_GATEWAY_ADD_TYPES,
-  keyGatewayAddTypedData,
-  verifyKeyGatewayAdd,
-  verifySignedKeyRequest,
-} from "../protocol/eip712/index.js";
+import { verifyKeyGatewayAdd, verifySignedKeyRequest } from "../protocol/eip712/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
+import { type Database, serializedTransaction } from "../storage/index.js";
+import { type ApprovalTypedData, approvalAdd, approvalTypedData } from "./approvals.js";
 import { ClientApiError, badInput, conflict, notFound } from "./errors.js";
-import { KeyAdds, chainFailure, metadataOf } from "./keyAdds.js";
+import {
+  checkKey,
+  checkToken,
+  futureDeadline,
+  isAbsoluteUrl,
+  parseFid,
+  parseSignature,
+} from "./keyRequestInput.js";
+import { KeyAdds, chainFailure } from "./keyAdds.js";
 import type { KeyRequestLimiter } from "./keyRequestLimits.js";
-import type { ClientApiStore, Executor, KeyRequestRow } from "./store.js";
+import type { KeyRequestRow } from "./keyRequestStore.js";
+import * as keyRequestStore from "./keyRequestStore.js";
+import * as sponsorStore from "./sponsorStore.js";
+import type { ApiDb, ApiTables } from "./tables.js";
 
 /** The request as POST and GET answer it (docs/reference/client-api.md §7.3). */
 export interface SignedKeyRequestJson {
@@ -44,22 +51,6 @@ export interface Approval {
   signature: string;
 }
 
-/** The key gateway `Add` a wallet signs to approve, as JSON (EIP-712 `eth_signTypedData_v4` form). */
-export interface ApprovalTypedData {
-  domain: { name: string; version: string; chainId: number; verifyingContract: Address };
-  types: Record<string, { name: string; type: string }[]>;
-  primaryType: "Add";
-  message: {
-    owner: Address;
-    keyType: number;
-    key: Hex;
-    metadataType: number;
-    metadata: Hex;
-    nonce: number;
-    deadline: number;
-  };
-}
-
 export interface KeyRequestOptions {
   chain: ChainClient;
   naming: NamingProfile;
@@ -81,20 +72,6 @@ export interface KeyRequestOptions {
 const MIN_SPONSOR_CREDITS = 100;
 /** How long an approval's typed data stays signable. */
 const APPROVAL_WINDOW_SECONDS = 3600;
-/** Above this a "Unix seconds" value is really milliseconds (10^11 s is the year 5138). */
-const LARGEST_SECONDS = 100_000_000_000;
-
-const KEY_PATTERN = /^0x[0-9a-fA-F]{64}$/;
-const SIGNATURE_PATTERN = /^0x(?:[0-9a-fA-F]{128}|[0-9a-fA-F]{130})$/;
-const TOKEN_PATTERN = /^0x[0-9a-fA-F]{2,128}$/;
-
-const EIP712_DOMAIN_TYPE = [
-  { name: "name", type: "string" },
-  { name: "version", type: "string" },
-  { name: "chainId", type: "uint256" },
-  { name: "verifyingContract", type: "address" },
-];
-
 /**
  * Signed key requests: an app asks for its Ed25519 key to be added to a user's fid (SPEC B,
  * docs/reference/spec.md), a wallet approves with the user's key gateway `Add` signature, the key add goes to
@@ -104,10 +81,10 @@ export class KeyRequests {
   private readonly keyAdds: KeyAdds;
 
   constructor(
-    private readonly store: ClientApiStore,
+    private readonly database: Database<ApiTables>,
     private readonly options: KeyRequestOptions,
   ) {
-    this.keyAdds = new KeyAdds(store, options.chain, options.logger, options.nowSeconds);
+    this.keyAdds = new KeyAdds(database, options.chain, options.logger, options.nowSeconds);
   }
 
   /**
@@ -116,10 +93,9 @@ export class KeyRequests {
    */
   async create(input: NewKeyRequest, clientAddress: string): Promise<SignedKeyRequestJson> {
     const key = input.key;
-    if (!KEY_PATTERN.test(key))
-      throw badInput("key must be a 32-byte Ed25519 public key written as 0x and 64 hex digits");
+    checkKey(key);
     const requestFid = parseFid(input.requestFid, "requestFid");
-    const deadline = this.futureDeadline(input.deadline, "deadline");
+    const deadline = futureDeadline(input.deadline, "deadline", this.options.nowSeconds());
     const signature = parseSignature(input.signature, "signature");
     const redirectUrl = input.redirectUrl;
     if (redirectUrl !== undefined && !isAbsoluteUrl(redirectUrl))
@@ -157,7 +133,7 @@ export class KeyRequests {
         throw badInput(
           `sponsorship.signature is not a signature by the custody address of fid ${sponsorFid} over the raw bytes of the request signature`,
         );
-      const credits = await this.store.sponsorCredits(sponsorFid);
+      const credits = await sponsorStore.sponsorCredits(this.database.db, sponsorFid);
       if (credits === undefined) throw badInput(`fid ${sponsorFid} is not signed up as a sponsor`);
       if (credits < MIN_SPONSOR_CREDITS)
         throw new ClientApiError(
@@ -168,27 +144,31 @@ export class KeyRequests {
 
     const now = this.options.nowSeconds();
     const same = { request_fid: requestFid, key: key.toLowerCase(), deadline, signature };
-    const token = await this.store.transaction(`api:key-request:${requestFid}:${same.key}`, async (trx) => {
-      const earlier = await this.store.sameKeyRequest(trx, same);
-      if (earlier) return earlier.token;
-      const token = `0x${randomBytes(16).toString("hex")}`;
-      await this.store.insertKeyRequest(trx, {
-        ...same,
-        token,
-        request_signer: requestSigner.toLowerCase(),
-        redirect_url: redirectUrl ?? null,
-        sponsor_fid: sponsorFid,
-        sponsor_signature: sponsorSignature,
-        state: "pending",
-        user_fid: null,
-        transaction_hash: null,
-        charged: 0,
-        created_at: now,
-        updated_at: now,
-      });
-      return token;
-    });
-    return this.render((await this.store.getKeyRequest(token))!);
+    const token = await serializedTransaction(
+      this.database,
+      `api:key-request:${requestFid}:${same.key}`,
+      async (trx) => {
+        const earlier = await keyRequestStore.sameKeyRequest(trx, same);
+        if (earlier) return earlier.token;
+        const token = `0x${randomBytes(16).toString("hex")}`;
+        await keyRequestStore.insertKeyRequest(trx, {
+          ...same,
+          token,
+          request_signer: requestSigner.toLowerCase(),
+          redirect_url: redirectUrl ?? null,
+          sponsor_fid: sponsorFid,
+          sponsor_signature: sponsorSignature,
+          state: "pending",
+          user_fid: null,
+          transaction_hash: null,
+          charged: 0,
+          created_at: now,
+          updated_at: now,
+        });
+        return token;
+      },
+    );
+    return this.render((await keyRequestStore.getKeyRequest(this.database.db, token))!);
   }
 
   /** The request, after checking the chain if its key add is still pending. */
@@ -196,7 +176,7 @@ export class KeyRequests {
     let row = await this.existing(token);
     if (row.state === "approved") {
       await this.keyAdds.advance(row);
-      row = (await this.store.getKeyRequest(token))!;
+      row = (await keyRequestStore.getKeyRequest(this.database.db, token))!;
     }
     return this.render(row);
   }
@@ -209,25 +189,13 @@ export class KeyRequests {
     const row = await this.existing(token);
     this.assertApprovable(row);
     const owner = await this.custodyOf(fid, "fid");
-    const nonce = await this.store.gatewayNonce(owner);
+    const nonce = await keyRequestStore.gatewayNonce(this.database.db, owner);
     const deadline = Math.min(this.options.nowSeconds() + APPROVAL_WINDOW_SECONDS, row.deadline);
-    const typed = keyGatewayAddTypedData(this.options.naming, this.add(row, owner, nonce, deadline), {
-      verifyingContract: this.options.keyGatewayContract,
-    });
-    const typedData: ApprovalTypedData = {
-      domain: {
-        name: typed.domain!.name!,
-        version: typed.domain!.version!,
-        chainId: Number(typed.domain!.chainId),
-        verifyingContract: typed.domain!.verifyingContract!,
-      },
-      types: {
-        EIP712Domain: EIP712_DOMAIN_TYPE,
-        Add: KEY_GATEWAY_ADD_TYPES.Add.map((field) => ({ ...field })),
-      },
-      primaryType: "Add",
-      message: { ...typed.message, nonce, deadline },
-    };
+    const typedData = approvalTypedData(
+      this.options.naming,
+      approvalAdd(row, owner, nonce, deadline),
+      this.options.keyGatewayContract,
+    );
     return row.redirect_url === null ? { typedData } : { typedData, redirectUrl: row.redirect_url };
   }
 
@@ -237,14 +205,14 @@ export class KeyRequests {
    * (see KeyAdds). If the chain refuses, the approval is undone.
    */
   async approve(input: Approval): Promise<SignedKeyRequestJson> {
-    const deadline = this.futureDeadline(input.deadline, "deadline");
+    const deadline = futureDeadline(input.deadline, "deadline", this.options.nowSeconds());
     const signature = parseSignature(input.signature, "signature");
     const row = await this.existing(input.token);
     this.assertApprovable(row);
     const owner = await this.custodyOf(input.fid, "fid");
     const valid = await verifyKeyGatewayAdd(
       this.options.naming,
-      this.add(row, owner, input.nonce, deadline),
+      approvalAdd(row, owner, input.nonce, deadline),
       signature,
       owner,
       { verifyingContract: this.options.keyGatewayContract },
@@ -255,27 +223,31 @@ export class KeyRequests {
       );
 
     const now = this.options.nowSeconds();
-    const claimed = await this.store.transaction(`api:key-request:${row.token}`, async (trx) => {
-      const moved = await this.store.moveKeyRequest(trx, row.token, "pending", {
-        state: "submitting",
-        user_fid: input.fid,
-        approval_custody: owner.toLowerCase(),
-        approval_nonce: input.nonce,
-        updated_at: now,
-      });
-      if (!moved) throw conflict("this signed key request was approved meanwhile");
-      if (!(await this.store.consumeGatewayNonce(trx, owner, input.nonce))) {
-        const current = await this.store.gatewayNonce(owner, trx);
-        throw conflict(
-          `nonce ${input.nonce} is not the current key gateway nonce of ${owner} (it is ${current}); fetch the typed data again`,
-        );
-      }
-      const charged = await this.chargeSponsor(trx, row, now);
-      if (charged > 0) await this.store.moveKeyRequest(trx, row.token, "submitting", { charged });
-      return (await this.store.getKeyRequest(row.token, trx))!;
-    });
+    const claimed = await serializedTransaction(
+      this.database,
+      `api:key-request:${row.token}`,
+      async (trx) => {
+        const moved = await keyRequestStore.moveKeyRequest(trx, row.token, "pending", {
+          state: "submitting",
+          user_fid: input.fid,
+          approval_custody: owner.toLowerCase(),
+          approval_nonce: input.nonce,
+          updated_at: now,
+        });
+        if (!moved) throw conflict("this signed key request was approved meanwhile");
+        if (!(await keyRequestStore.consumeGatewayNonce(trx, owner, input.nonce))) {
+          const current = await keyRequestStore.gatewayNonce(trx, owner);
+          throw conflict(
+            `nonce ${input.nonce} is not the current key gateway nonce of ${owner} (it is ${current}); fetch the typed data again`,
+          );
+        }
+        const charged = await this.chargeSponsor(trx, row, now);
+        if (charged > 0) await keyRequestStore.moveKeyRequest(trx, row.token, "submitting", { charged });
+        return (await keyRequestStore.getKeyRequest(trx, row.token))!;
+      },
+    );
     await this.keyAdds.submit(claimed);
-    return this.render((await this.store.getKeyRequest(row.token))!);
+    return this.render((await keyRequestStore.getKeyRequest(this.database.db, row.token))!);
   }
 
   /** For the background loop: completes mined key adds, resolves cut-off approvals. */
@@ -286,33 +258,22 @@ export class KeyRequests {
 
   /** For the background loop: deletes requests expired longer ago than the retention. */
   async deleteExpired(): Promise<void> {
-    const deleted = await this.store.deleteKeyRequestsBefore(
+    const deleted = await keyRequestStore.deleteKeyRequestsBefore(
+      this.database.db,
       this.options.nowSeconds() - this.options.retentionSeconds,
     );
     if (deleted > 0) this.options.logger.info({ deleted }, "deleted expired signed key requests");
   }
 
-  private async chargeSponsor(trx: Executor, row: KeyRequestRow, now: number): Promise<number> {
+  private async chargeSponsor(trx: ApiDb, row: KeyRequestRow, now: number): Promise<number> {
     if (row.sponsor_fid === null) return 0;
     const cost = this.options.sponsorCost;
-    if (!(await this.store.chargeSponsor(trx, row.sponsor_fid, cost, now)))
+    if (!(await sponsorStore.chargeSponsor(trx, row.sponsor_fid, cost, now)))
       throw new ClientApiError(
         402,
         `sponsor fid ${row.sponsor_fid} no longer has the ${cost} credits this approval costs`,
       );
     return cost;
-  }
-
-  private add(row: KeyRequestRow, owner: Address, nonce: number, deadline: number) {
-    return {
-      owner,
-      keyType: KEY_TYPE_ED25519,
-      key: row.key as Hex,
-      metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
-      metadata: metadataOf(row),
-      nonce,
-      deadline,
-    };
   }
 
   private assertApprovable(row: KeyRequestRow): void {
@@ -327,8 +288,8 @@ export class KeyRequests {
   }
 
   private async existing(token: string): Promise<KeyRequestRow> {
-    if (!TOKEN_PATTERN.test(token)) throw badInput("token must be 0x followed by hex digits");
-    const row = await this.store.getKeyRequest(token.toLowerCase());
+    checkToken(token);
+    const row = await keyRequestStore.getKeyRequest(this.database.db, token.toLowerCase());
     if (!row) throw notFound(`No signed key request found with token ${token}`);
     return row;
   }
@@ -344,18 +305,6 @@ export class KeyRequests {
     return custody;
   }
 
-  private futureDeadline(deadline: number, field: string): number {
-    if (!Number.isSafeInteger(deadline) || deadline < 0)
-      throw badInput(`${field} must be a non-negative integer of Unix seconds`);
-    if (deadline >= LARGEST_SECONDS)
-      throw badInput(
-        `${field} ${deadline} looks like milliseconds; send Unix seconds (${Math.floor(deadline / 1000)})`,
-      );
-    if (deadline <= this.options.nowSeconds())
-      throw badInput(`${field} ${deadline} has passed (${new Date(deadline * 1000).toISOString()})`);
-    return deadline;
-  }
-
   private render(row: KeyRequestRow): SignedKeyRequestJson {
     const json: SignedKeyRequestJson = {
       token: row.token,
@@ -368,27 +317,5 @@ export class KeyRequests {
     };
     if (row.user_fid !== null && row.state !== "submitting") json.userFid = row.user_fid;
     return json;
-  }
-}
-
-function parseFid(value: number | string, field: string): number {
-  const fid = typeof value === "string" && /^[0-9]{1,16}$/.test(value) ? Number(value) : value;
-  if (typeof fid !== "number" || !Number.isSafeInteger(fid) || fid < 1)
-    throw badInput(`${field} must be a positive integer fid`);
-  return fid;
-}
-
-function parseSignature(value: string, field: string): Hex {
-  if (!SIGNATURE_PATTERN.test(value))
-    throw badInput(`${field} must be a 65-byte signature written as 0x and 130 hex digits`);
-  return value.toLowerCase() as Hex;
-}
-
-function isAbsoluteUrl(value: string): boolean {
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
   }
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { operatorGuard } from "../http/index.js";
-import type { ChannelFields, NewAction, NewChannel } from "./directory.js";
+import type { NewAction } from "./actions.js";
+import type { ChannelFields, NewChannel } from "./channels.js";
 import { clientApiErrors } from "./errors.js";
 import * as s from "./schemas.js";
 import type { ClientApiService } from "./service.js";

@@ -8,6 +8,12 @@ export interface PageQuery {
   cursor?: string;
 }
 
+/** A keyset position: the time column of the last row seen and its id. */
+export interface After {
+  at: number;
+  id: number;
+}
+
 /** One page and, only while more remains, the cursor of the next. */
 export interface Page<T> {
   items: T[];

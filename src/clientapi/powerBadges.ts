@@ -1,8 +1,10 @@
 import type { Logger } from "../http/index.js";
+import { type Database, serializedTransaction } from "../storage/index.js";
 import type { ActivitySource } from "./activity.js";
 import { notFound } from "./errors.js";
 import { lastSlot, nextSlot } from "./schedule.js";
-import type { ClientApiStore } from "./store.js";
+import * as powerBadgeStore from "./powerBadgeStore.js";
+import type { ApiTables } from "./tables.js";
 
 /**
  * The badge rule: a fid earns the badge when at least `minReactors` distinct other fids reacted to
@@ -45,7 +47,7 @@ export class PowerBadges {
   private retryAt = 0;
 
   constructor(
-    private readonly store: ClientApiStore,
+    private readonly database: Database<ApiTables>,
     private readonly activity: ActivitySource,
     readonly rule: PowerBadgeRule,
     private readonly nowSeconds: () => number,
@@ -53,15 +55,15 @@ export class PowerBadges {
   ) {}
 
   holders(): Promise<number[]> {
-    return this.store.powerBadgeHolders();
+    return powerBadgeStore.powerBadgeHolders(this.database.db);
   }
 
   async state(): Promise<PowerBadgeState> {
     const [holders, computed, overrides, last] = await Promise.all([
-      this.store.powerBadgeHolders(),
-      this.store.computedBadges(),
-      this.store.badgeOverrides(),
-      this.store.lastBadgeRun(),
+      powerBadgeStore.powerBadgeHolders(this.database.db),
+      powerBadgeStore.computedBadges(this.database.db),
+      powerBadgeStore.badgeOverrides(this.database.db),
+      powerBadgeStore.lastBadgeRun(this.database.db),
     ]);
     return {
       holders,
@@ -75,21 +77,21 @@ export class PowerBadges {
   }
 
   async grant(fid: number): Promise<void> {
-    await this.store.transaction("api:power-badges", (trx) =>
-      this.store.setBadgeOverride(trx, fid, true, this.nowSeconds()),
+    await serializedTransaction(this.database, "api:power-badges", (trx) =>
+      powerBadgeStore.setBadgeOverride(trx, fid, true, this.nowSeconds()),
     );
   }
 
   async revoke(fid: number): Promise<void> {
-    await this.store.transaction("api:power-badges", (trx) =>
-      this.store.setBadgeOverride(trx, fid, false, this.nowSeconds()),
+    await serializedTransaction(this.database, "api:power-badges", (trx) =>
+      powerBadgeStore.setBadgeOverride(trx, fid, false, this.nowSeconds()),
     );
   }
 
   /** Drops the operator's word on `fid`, leaving it to the rule. */
   async clearOverride(fid: number): Promise<void> {
-    const cleared = await this.store.transaction("api:power-badges", (trx) =>
-      this.store.clearBadgeOverride(trx, fid),
+    const cleared = await serializedTransaction(this.database, "api:power-badges", (trx) =>
+      powerBadgeStore.clearBadgeOverride(trx, fid),
     );
     if (!cleared) throw notFound(`fid ${fid} has no power badge grant or revocation`);
   }
@@ -105,7 +107,7 @@ export class PowerBadges {
     const slot = lastSlot(now);
     if (slot === this.checkedSlot || now < this.retryAt) return;
     try {
-      if (!(await this.store.hasBadgeRun(slot))) {
+      if (!(await powerBadgeStore.hasBadgeRun(this.database.db, slot))) {
         const run = await this.run(slot);
         if (run) this.logger.info({ slot, computed: run.computedCount }, "power badges recalculated");
       }
@@ -124,9 +126,9 @@ export class PowerBadges {
       .filter(([, count]) => count >= this.rule.minReactors)
       .map(([fid]) => fid)
       .sort((a, b) => a - b);
-    return this.store.transaction("api:power-badges", async (trx) => {
-      if (slot !== null && (await this.store.hasBadgeRun(slot, trx))) return undefined;
-      await this.store.replaceComputedBadges(trx, earned, slot, ranAt);
+    return serializedTransaction(this.database, "api:power-badges", async (trx) => {
+      if (slot !== null && (await powerBadgeStore.hasBadgeRun(trx, slot))) return undefined;
+      await powerBadgeStore.replaceComputedBadges(trx, earned, slot, ranAt);
       return { slot, ranAt, computedCount: earned.length };
     });
   }

@@ -1,4 +1,5 @@
-import type { ActionRow, ChannelRow } from "./store.js";
+import type { ActionRow } from "./actionStore.js";
+import type { ChannelRow } from "./channelStore.js";
 
 /** A channel as the reference serves it: optional fields only when they have a value. */
 export interface ChannelJson {

@@ -1,4 +1,5 @@
-import type { NewAction, NewChannel } from "./directory.js";
+import type { NewAction } from "./actions.js";
+import type { NewChannel } from "./channels.js";
 import { ClientApiError } from "./errors.js";
 import type { ClientApiService } from "./service.js";
 

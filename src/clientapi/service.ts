@@ -2,13 +2,15 @@ import type { Address } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import type { Logger } from "../http/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
+import type { Database } from "../storage/index.js";
 import type { ActivitySource } from "./activity.js";
 import { Cursors } from "./cursor.js";
 import { Directory } from "./directory.js";
 import { type KeyRequestLimits, KeyRequestLimiter } from "./keyRequestLimits.js";
 import { KeyRequests } from "./keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
-import type { ClientApiStore } from "./store.js";
+import * as settingStore from "./settingStore.js";
+import type { ApiTables } from "./tables.js";
 
 /** The client API's rules, without HTTP: what routes, the seed, benchmarks and other parts call. */
 export interface ClientApiService {
@@ -18,7 +20,7 @@ export interface ClientApiService {
 }
 
 export interface ServiceOptions {
-  store: ClientApiStore;
+  database: Database<ApiTables>;
   logger: Logger;
   chain: ChainClient;
   naming: NamingProfile;
@@ -35,13 +37,13 @@ export interface ServiceOptions {
 }
 
 export async function createService(options: ServiceOptions): Promise<ClientApiService> {
-  const { store, logger } = options;
+  const { database, logger } = options;
   const nowSeconds = () => Math.floor(options.now() / 1000);
-  const cursors = new Cursors(await store.cursorKey());
+  const cursors = new Cursors(await settingStore.cursorKey(database.db));
   return {
-    directory: new Directory(store, cursors, nowSeconds),
-    powerBadges: new PowerBadges(store, options.activity, options.powerBadgeRule, nowSeconds, logger),
-    keyRequests: new KeyRequests(store, {
+    directory: new Directory(database, cursors, nowSeconds),
+    powerBadges: new PowerBadges(database, options.activity, options.powerBadgeRule, nowSeconds, logger),
+    keyRequests: new KeyRequests(database, {
       chain: options.chain,
       naming: options.naming,
       deeplinkScheme: options.deeplinkScheme,

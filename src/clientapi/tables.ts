@@ -1,4 +1,4 @@
-import type { Generated } from "kysely";
+import type { Generated, Kysely } from "kysely";
 
 /** The client API's tables (all prefixed `api_`). Times are Unix seconds; booleans are 0/1. */
 export interface ApiTables {
@@ -85,3 +85,6 @@ export type ActionKind = "cast" | "composer";
  * shown as "pending" until the chain accepted the key add.
  */
 export type KeyRequestState = "pending" | "submitting" | "approved" | "completed";
+
+/** What every store function runs on: the database's handle, or the transaction it is given. */
+export type ApiDb = Kysely<ApiTables>;

@@ -1,0 +1,98 @@
+import { type Insertable, type Selectable, sql } from "kysely";
+import type { ActionKind, ApiDb, ApiTables } from "./tables.js";
+
+export type ActionRow = Selectable<ApiTables["api_actions"]>;
+
+/** The `top` list of discover-actions: "ordered by total users", i.e. installs. */
+export async function topActions(
+  db: ApiDb,
+  kind: ActionKind,
+  after: { users: number; id: number } | undefined,
+  limit: number,
+) {
+  const keyset = after ? sql`and (install_count, id) < (${after.users}, ${after.id})` : sql``;
+  const { rows } = await sql<ActionRow>`
+    select * from api_actions where kind = ${kind} ${keyset}
+    order by install_count desc, id desc limit ${limit}`.execute(db);
+  return rows;
+}
+
+export async function featuredActions(
+  db: ApiDb,
+  after: { rank: number; id: number } | undefined,
+  limit: number,
+) {
+  const keyset = after ? sql`and (featured_rank, id) > (${after.rank}, ${after.id})` : sql``;
+  const { rows } = await sql<ActionRow>`
+    select * from api_actions where featured_rank is not null ${keyset}
+    order by featured_rank, id limit ${limit}`.execute(db);
+  return rows;
+}
+
+export function listActions(db: ApiDb): Promise<ActionRow[]> {
+  return db.selectFrom("api_actions").selectAll().orderBy("id").execute();
+}
+
+export function getAction(db: ApiDb, id: number): Promise<ActionRow | undefined> {
+  return db.selectFrom("api_actions").selectAll().where("id", "=", id).executeTakeFirst();
+}
+
+export function actionIdByUrl(db: ApiDb, kind: ActionKind, actionUrl: string): Promise<number | undefined> {
+  return db
+    .selectFrom("api_actions")
+    .select("id")
+    .where("kind", "=", kind)
+    .where("action_url", "=", actionUrl)
+    .executeTakeFirst()
+    .then((row) => row?.id);
+}
+
+export async function insertAction(trx: ApiDb, row: Insertable<ApiTables["api_actions"]>): Promise<number> {
+  const inserted = await trx.insertInto("api_actions").values(row).returning("id").executeTakeFirstOrThrow();
+  return inserted.id;
+}
+
+/** Returns whether the install was new. */
+export async function install(trx: ApiDb, actionId: number, fid: number, at: number): Promise<boolean> {
+  const inserted = await trx
+    .insertInto("api_action_installs")
+    .values({ action_id: actionId, fid, installed_at: at })
+    .onConflict((oc) => oc.columns(["action_id", "fid"]).doNothing())
+    .returning("fid")
+    .executeTakeFirst();
+  if (!inserted) return false;
+  await trx
+    .updateTable("api_actions")
+    .set((eb) => ({ install_count: eb("install_count", "+", 1) }))
+    .where("id", "=", actionId)
+    .execute();
+  return true;
+}
+
+export async function uninstall(trx: ApiDb, actionId: number, fid: number): Promise<boolean> {
+  const deleted = await trx
+    .deleteFrom("api_action_installs")
+    .where("action_id", "=", actionId)
+    .where("fid", "=", fid)
+    .returning("fid")
+    .executeTakeFirst();
+  if (!deleted) return false;
+  await trx
+    .updateTable("api_actions")
+    .set((eb) => ({ install_count: eb("install_count", "-", 1) }))
+    .where("id", "=", actionId)
+    .execute();
+  return true;
+}
+
+export async function lastFeaturedRank(trx: ApiDb): Promise<number> {
+  const row = await trx
+    .selectFrom("api_actions")
+    .select((eb) => eb.fn.max("featured_rank").as("rank"))
+    .executeTakeFirst();
+  return row?.rank === null || row?.rank === undefined ? 0 : Number(row.rank);
+}
+
+export async function setFeaturedRank(trx: ApiDb, actionId: number, rank: number | null): Promise<void> {
+  await trx.updateTable("api_actions").set({ featured_rank: rank }).where("id", "=", actionId).execute();
+}

@@ -1,0 +1,51 @@
+import { sql } from "kysely";
+import type { After } from "./paging.js";
+import type { ApiDb } from "./tables.js";
+
+/** A keyset page of blocks, newest first; all blockers' when `blockerFid` is undefined. */
+export async function blocks(
+  db: ApiDb,
+  blockerFid: number | undefined,
+  after: After | undefined,
+  limit: number,
+) {
+  const conditions = [];
+  if (blockerFid !== undefined) conditions.push(sql`blocker_fid = ${blockerFid}`);
+  if (after) conditions.push(sql`(created_at, id) < (${after.at}, ${after.id})`);
+  const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
+  const { rows } = await sql<{ id: number; blocker_fid: number; blocked_fid: number; created_at: number }>`
+    select id, blocker_fid, blocked_fid, created_at from api_blocks ${where}
+    order by created_at desc, id desc limit ${limit}`.execute(db);
+  return rows;
+}
+
+/** Returns when the block was made: `createdAt`, or the earlier time of the same block. */
+export async function block(
+  trx: ApiDb,
+  blockerFid: number,
+  blockedFid: number,
+  createdAt: number,
+): Promise<number> {
+  await trx
+    .insertInto("api_blocks")
+    .values({ blocker_fid: blockerFid, blocked_fid: blockedFid, created_at: createdAt })
+    .onConflict((oc) => oc.columns(["blocker_fid", "blocked_fid"]).doNothing())
+    .execute();
+  const row = await trx
+    .selectFrom("api_blocks")
+    .select("created_at")
+    .where("blocker_fid", "=", blockerFid)
+    .where("blocked_fid", "=", blockedFid)
+    .executeTakeFirstOrThrow();
+  return row.created_at;
+}
+
+export async function unblock(trx: ApiDb, blockerFid: number, blockedFid: number): Promise<boolean> {
+  const deleted = await trx
+    .deleteFrom("api_blocks")
+    .where("blocker_fid", "=", blockerFid)
+    .where("blocked_fid", "=", blockedFid)
+    .returning("id")
+    .executeTakeFirst();
+  return deleted !== undefined;
+}
