@@ -1,25 +1,44 @@
 import type { ErrorReply, ErrorShape } from "../http/index.js";
 
 /**
- * The client API's one error type. The reference answers `{"errors":[{"message": …}]}`; castnet adds
- * honest statuses: 400 bad input, 401/403 operator auth, 402 a sponsor short of credits, 404 unknown
- * channel/token/action, 409 a conflict with the current state, 429 (with Retry-After) too many requests.
+ * Every refusal of the client API, by code. The reference answers `{"errors":[{"message": …}]}` to
+ * everything; castnet adds honest statuses.
  */
+const STATUS = {
+  bad_request: 400,
+  /** A sponsor short of credits. */
+  payment_required: 402,
+  /** Unknown channel, token, action or sponsor. */
+  not_found: 404,
+  /** At odds with the current state (already approved, expired, taken). */
+  conflict: 409,
+  /** Too many requests; carries Retry-After. */
+  rate_limited: 429,
+  /** The chain did not answer. */
+  unavailable: 503,
+} as const;
+
+export type ClientApiErrorCode = keyof typeof STATUS;
+
+/** The client API's one error type: a code from the table above and a sentence a person reads. */
 export class ClientApiError extends Error {
   override name = "ClientApiError";
+  readonly statusCode: number;
+
   constructor(
-    readonly statusCode: 400 | 402 | 404 | 409 | 429 | 503,
+    readonly code: ClientApiErrorCode,
     message: string,
-    /** Seconds, for a 429. */
+    /** Seconds, for rate_limited. */
     readonly retryAfter?: number,
   ) {
     super(message);
+    this.statusCode = STATUS[code];
   }
 }
 
-export const badInput = (message: string) => new ClientApiError(400, message);
-export const notFound = (message: string) => new ClientApiError(404, message);
-export const conflict = (message: string) => new ClientApiError(409, message);
+export const badInput = (message: string) => new ClientApiError("bad_request", message);
+export const notFound = (message: string) => new ClientApiError("not_found", message);
+export const conflict = (message: string) => new ClientApiError("conflict", message);
 
 export function errorBody(message: string): { errors: { message: string }[] } {
   return { errors: [{ message }] };

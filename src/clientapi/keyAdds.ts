@@ -41,7 +41,7 @@ export class KeyAdds {
       status = await this.send(row);
     } catch (error) {
       const failure = chainFailure(error, "the key add", this.logger);
-      if (failure.statusCode === 409) await this.undo(row.token);
+      if (failure.code === "conflict") await this.undo(row.token);
       throw failure;
     }
     await this.settle(row.token, status);
@@ -97,7 +97,7 @@ export class KeyAdds {
     } catch (error) {
       // The first add is on the chain, not mined yet: the next round sees it mined.
       if ((error as { code?: unknown }).code === "key_exists") return;
-      if (chainFailure(error, "the key add", this.logger).statusCode === 409) await this.undo(row.token);
+      if (chainFailure(error, "the key add", this.logger).code === "conflict") await this.undo(row.token);
       else throw error;
     }
   }
@@ -162,5 +162,5 @@ export function chainFailure(error: unknown, what: string, logger: Logger): Clie
   if (typeof status === "number" && status >= 400 && status < 500)
     return conflict(`the chain refused ${what}: ${message}`);
   logger.error({ err: error }, `chain call failed: ${what}`);
-  return new ClientApiError(503, `the chain is unavailable; could not read or write ${what}`);
+  return new ClientApiError("unavailable", `the chain is unavailable; could not read or write ${what}`);
 }

@@ -40,5 +40,5 @@ export class KeyRequestLimiter {
 }
 
 function limited(message: string, seconds: number): ClientApiError {
-  return new ClientApiError(429, message, seconds);
+  return new ClientApiError("rate_limited", message, seconds);
 }

@@ -137,7 +137,7 @@ export class KeyRequests {
       if (credits === undefined) throw badInput(`fid ${sponsorFid} is not signed up as a sponsor`);
       if (credits < MIN_SPONSOR_CREDITS)
         throw new ClientApiError(
-          402,
+          "payment_required",
           `sponsor fid ${sponsorFid} has ${credits} credits; sponsoring needs at least ${MIN_SPONSOR_CREDITS}`,
         );
     }
@@ -270,7 +270,7 @@ export class KeyRequests {
     const cost = this.options.sponsorCost;
     if (!(await sponsorStore.chargeSponsor(trx, row.sponsor_fid, cost, now)))
       throw new ClientApiError(
-        402,
+        "payment_required",
         `sponsor fid ${row.sponsor_fid} no longer has the ${cost} credits this approval costs`,
       );
     return cost;

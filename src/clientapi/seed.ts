@@ -177,7 +177,7 @@ export async function seedDemo(service: ClientApiService, now: () => number): Pr
   const signedUp = await directory.sponsor(SPONSOR.fid).then(
     () => true,
     (error: unknown) => {
-      if (error instanceof ClientApiError && error.statusCode === 404) return false;
+      if (error instanceof ClientApiError && error.code === "not_found") return false;
       throw error;
     },
   );
