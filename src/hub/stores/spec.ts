@@ -29,7 +29,10 @@ export type Merge = (ctx: MergeContext, incoming: Incoming) => Promise<void>;
 
 /** A set member that one fid at a time may hold, so that a message also competes with other fids'. */
 export interface CrossFidRule {
-  /** The index target the message competes for across fids; undefined when it competes with none. */
+  /**
+   * The index target the message competes for across fids, undefined when it competes with none.
+   * The engine locks it before the merge, so it must not throw on a message that failed validation.
+   */
   target(data: MessageData): Uint8Array | undefined;
   /** True when `a` ranks above `b` held by another fid. */
   ranksAbove(a: Competitor, b: Competitor): boolean;

@@ -65,7 +65,10 @@ export const usernameProofs: StoreSpec = {
     return { kind: null, target: nameKey(data.usernameProofBody!.name), targetFid: null, mentions: [] };
   },
   crossFid: {
-    target: (data: MessageData) => nameKey(data.usernameProofBody!.name),
+    target(data: MessageData) {
+      const proof = data.usernameProofBody;
+      return proof === undefined ? undefined : nameKey(proof.name);
+    },
     ranksAbove: newerHash,
     mayDisplace: mustHaveSameOwner,
   },
