@@ -17,12 +17,11 @@ import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
 import type { FidRateLimit } from "./fidRateLimit.js";
-import { addressKey, nameKey } from "./keys.js";
 import { loadStorage, requireStorage } from "./limits.js";
 import { activeSigners, isActiveSigner, signerId } from "./onchain.js";
 import { NameRecoveries } from "./nameRecovery.js";
 import { mergeMessage } from "./stores/crdt.js";
-import { storeTypeOf } from "./stores/index.js";
+import { storeFor, storeTypeOf } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
 import { fidLock, nameLock } from "./locks.js";
 import { nameServiceProofError, usernameError } from "./nameChecks.js";
@@ -363,9 +362,7 @@ function unknownSigner(signer: Uint8Array, fid: number): HubError {
 /** The locks a merge of this message needs: its fid, and what it may take from another fid. */
 function locksOf(data: MessageData): bigint[] {
   const locks = [fidLock(data.fid)];
-  if (data.verificationAddAddressBody !== undefined) {
-    locks.push(nameLock(addressKey(data.verificationAddAddressBody.address)));
-  }
-  if (data.usernameProofBody !== undefined) locks.push(nameLock(nameKey(data.usernameProofBody.name)));
+  const contested = storeFor(data.type)?.crossFid?.target(data);
+  if (contested !== undefined) locks.push(nameLock(contested));
   return locks;
 }

@@ -15,16 +15,11 @@ export const StoreType = {
 } as const;
 export type StoreType = (typeof StoreType)[keyof typeof StoreType];
 
-export const STORE_TYPES: readonly StoreType[] = [1, 2, 3, 4, 5, 6];
+export const STORE_TYPES: readonly StoreType[] = Object.values(StoreType);
 
-export const STORE_NAMES: Record<StoreType, string> = {
-  1: "CASTS",
-  2: "LINKS",
-  3: "REACTIONS",
-  4: "USER_DATA",
-  5: "VERIFICATIONS",
-  6: "USERNAME_PROOFS",
-};
+export const STORE_NAMES = Object.fromEntries(
+  Object.entries(StoreType).map(([name, type]) => [type, name]),
+) as Record<StoreType, keyof typeof StoreType>;
 
 /** Compares keys byte by byte, shorter first on a common prefix (memcmp order). */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {

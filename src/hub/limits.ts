@@ -7,7 +7,7 @@ import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
 import { OnChainEvent, OnChainEventType } from "../protocol/generated/onchain_event.js";
 import { runCompiled } from "../storage/index.js";
-import type { StoreType } from "./keys.js";
+import { StoreType } from "./keys.js";
 import type { HubTables } from "./tables.js";
 
 export type UnitType = "legacy" | "2024";
@@ -15,9 +15,13 @@ export type UnitType = "legacy" | "2024";
 const COHORT_2024_FROM = 1724889600;
 const YEAR_SECONDS = 365 * 24 * 60 * 60;
 
-const PER_UNIT: Record<UnitType, Record<StoreType, number>> = {
-  legacy: { 1: 5000, 2: 2500, 3: 2500, 4: 50, 5: 25, 6: 5 },
-  "2024": { 1: 2000, 2: 1000, 3: 1000, 4: 50, 5: 25, 6: 5 },
+const PER_UNIT: Record<StoreType, Record<UnitType, number>> = {
+  [StoreType.CASTS]: { legacy: 5000, "2024": 2000 },
+  [StoreType.LINKS]: { legacy: 2500, "2024": 1000 },
+  [StoreType.REACTIONS]: { legacy: 2500, "2024": 1000 },
+  [StoreType.USER_DATA]: { legacy: 50, "2024": 50 },
+  [StoreType.VERIFICATIONS]: { legacy: 25, "2024": 25 },
+  [StoreType.USERNAME_PROOFS]: { legacy: 5, "2024": 5 },
 };
 
 export interface Storage {
@@ -48,7 +52,7 @@ function storageFromRents(
   return {
     units,
     total: units.legacy + units["2024"],
-    limit: (store) => units.legacy * PER_UNIT.legacy[store] + units["2024"] * PER_UNIT["2024"][store],
+    limit: (store) => units.legacy * PER_UNIT[store].legacy + units["2024"] * PER_UNIT[store]["2024"],
   };
 }
 

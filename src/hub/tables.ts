@@ -6,7 +6,7 @@
 export interface HubTables {
   hub_messages: {
     fid: number;
-    /** StoreType: 1 casts, 2 links, 3 reactions, 4 user data, 5 verifications, 6 username proofs. */
+    /** StoreType (keys.ts). */
     store: number;
     /** Timestamp (4 bytes, big-endian) ‖ hash: the order of every list. */
     ts_hash: Uint8Array;

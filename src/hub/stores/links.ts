@@ -1,5 +1,6 @@
 import { MessageType, type MessageData } from "../../protocol/generated/message.js";
 import { fidKey, linkTypeKey, setKey, StoreType } from "../keys.js";
+import { checkAgainstCompactState, mergeCompactState } from "./linkCompactState.js";
 import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
 
 export function linkSetKey(type: string, targetFid: number): Uint8Array {
@@ -7,8 +8,8 @@ export function linkSetKey(type: string, targetFid: number): Uint8Array {
 }
 
 /**
- * A fid has at most one link of each type to each target fid. Compact states share the store; their
- * merge is `mergeCompactState` in crdt.ts.
+ * A fid has at most one link of each type to each target fid, and its compact state of a link type
+ * overrules the links at or before it.
  */
 export const links: StoreSpec = {
   store: StoreType.LINKS,
@@ -21,4 +22,6 @@ export const links: StoreSpec = {
     const target = body.targetFid ?? 0;
     return { kind: body.type, target: fidKey(target), targetFid: target, mentions: [] };
   },
+  check: checkAgainstCompactState,
+  extraTypes: [{ type: MessageType.LINK_COMPACT_STATE, merge: mergeCompactState }],
 };

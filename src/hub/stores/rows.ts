@@ -3,7 +3,7 @@
  * message with its index columns and mentions, deleting one with them. Counts follow both.
  */
 import { decodeMessage } from "../../protocol/message.js";
-import { MessageType, type Message } from "../../protocol/generated/message.js";
+import type { Message } from "../../protocol/generated/message.js";
 import { adjustCount, type MergeContext } from "../context.js";
 import { withBytes } from "../events.js";
 import type { StoreType } from "../keys.js";
@@ -32,6 +32,12 @@ export const MERGE_COLUMNS = [
   "target",
   "message",
 ] as const;
+
+/**
+ * Whether a message counts against its store's limit: set members do, what a store keeps beside its
+ * set (StoreSpec.extraTypes) does not.
+ */
+export type Counting = "counted" | "uncounted";
 
 /** What a merge reads of a stored message (the storage layer returns int8 columns as numbers). */
 export type MergeRow = Pick<HubTables["hub_messages"], (typeof MERGE_COLUMNS)[number]>;
@@ -98,6 +104,7 @@ export async function insertMessage(
   incoming: Incoming,
   setKey: Uint8Array,
   index: IndexColumns,
+  counting: Counting,
 ): Promise<void> {
   const data = incoming.message.data!;
   // In INSERT_COLUMNS order.
@@ -124,16 +131,11 @@ export async function insertMessage(
       .values(mentions.map((mention) => ({ mention_fid: mention, ts_hash: incoming.tsHash, fid: data.fid })))
       .execute();
   }
-  if (counted(data.type)) await adjustCount(ctx, data.fid, store, 1);
-}
-
-/** Compact states are not counted against the links limit (as in the reference hub), nor ever pruned. */
-function counted(type: number): boolean {
-  return type !== MessageType.LINK_COMPACT_STATE;
+  if (counting === "counted") await adjustCount(ctx, data.fid, store, 1);
 }
 
 /** Deletes a stored message and what indexes it; returns it decoded, for the event that reports it. */
-export async function deleteMessage(ctx: MergeContext, row: MergeRow): Promise<Message> {
+export async function deleteMessage(ctx: MergeContext, row: MergeRow, counting: Counting): Promise<Message> {
   const message = withBytes(decodeMessage(row.message).message, row.message);
   await ctx.trx
     .deleteFrom("hub_messages")
@@ -149,6 +151,6 @@ export async function deleteMessage(ctx: MergeContext, row: MergeRow): Promise<M
       .where("ts_hash", "=", row.ts_hash)
       .execute();
   }
-  if (counted(row.type)) await adjustCount(ctx, row.fid, row.store as StoreType, -1);
+  if (counting === "counted") await adjustCount(ctx, row.fid, row.store as StoreType, -1);
   return message;
 }

@@ -7,8 +7,8 @@ function address(data: MessageData): Uint8Array {
 }
 
 /**
- * One verification per address per fid. The address is also indexed across fids: as in the
- * reference hub, an address is verified by one fid at a time (crdt.ts enforces it).
+ * One verification per address per fid. As in the reference hub, an address is also verified by
+ * one fid at a time: a newer add displaces another fid's.
  */
 export const verifications: StoreSpec = {
   store: StoreType.VERIFICATIONS,
@@ -20,5 +20,12 @@ export const verifications: StoreSpec = {
   ranksAbove: lastWriteWins,
   index(data: MessageData): IndexColumns {
     return { kind: null, target: addressKey(address(data)), targetFid: null, mentions: [] };
+  },
+  crossFid: {
+    target(data: MessageData) {
+      const add = data.verificationAddAddressBody;
+      return add === undefined ? undefined : addressKey(add.address);
+    },
+    ranksAbove: lastWriteWins,
   },
 };
