@@ -8,7 +8,7 @@ import type { HubEvent } from "../protocol/generated/hub_event.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { runCompiled, type DatabaseKind } from "../storage/index.js";
 import type { StoreType } from "./keys.js";
-import { loadStorage, loadStorages, type Storage } from "./limits.js";
+import { loadStorage, loadStorages, type StorageUnits } from "./limits.js";
 import type { HubTables } from "./tables.js";
 
 /** A hub event before the transaction numbers it. */
@@ -29,7 +29,7 @@ export interface MergeContext {
   readonly nowMs: number;
   readonly events: PendingEvent[];
   readonly counts: Map<string, Count>;
-  readonly storage: Map<number, Storage>;
+  readonly storage: Map<number, StorageUnits>;
 }
 
 export function newContext(
@@ -87,7 +87,7 @@ export async function flushCounts(ctx: MergeContext): Promise<void> {
   for (const c of dirty) c.dirty = false;
 }
 
-export async function storageOf(ctx: MergeContext, fid: number): Promise<Storage> {
+export async function storageOf(ctx: MergeContext, fid: number): Promise<StorageUnits> {
   let storage = ctx.storage.get(fid);
   if (storage === undefined) {
     storage = await loadStorage(ctx.trx, fid, ctx.nowMs);

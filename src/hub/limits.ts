@@ -1,5 +1,5 @@
 /**
- * Storage units and what they allow (docs/reference/protocol-rules.md §5, reference hub era): every unrented
+ * StorageUnits units and what they allow (docs/reference/protocol-rules.md §5, reference hub era): every unrented
  * storage-rent event counts until it expires; a unit's cohort, and so its limits and lifetime,
  * come from the block time of the rent.
  */
@@ -24,7 +24,7 @@ const PER_UNIT: Record<StoreType, Record<UnitType, number>> = {
   [StoreType.USERNAME_PROOFS]: { legacy: 5, "2024": 5 },
 };
 
-export interface Storage {
+export interface StorageUnits {
   /** Active units per cohort. */
   units: Record<UnitType, number>;
   total: number;
@@ -43,7 +43,7 @@ function rentExpiry(blockTimestamp: number): number {
 function storageFromRents(
   rents: readonly { units: number; blockTimestamp: number }[],
   nowMs: number,
-): Storage {
+): StorageUnits {
   const now = Math.floor(nowMs / 1000);
   const units: Record<UnitType, number> = { legacy: 0, "2024": 0 };
   for (const rent of rents) {
@@ -56,7 +56,7 @@ function storageFromRents(
   };
 }
 
-export async function loadStorage(db: Kysely<HubTables>, fid: number, nowMs: number): Promise<Storage> {
+export async function loadStorage(db: Kysely<HubTables>, fid: number, nowMs: number): Promise<StorageUnits> {
   return (await loadStorages(db, [fid], nowMs)).get(fid)!;
 }
 
@@ -65,7 +65,7 @@ export async function loadStorages(
   db: Kysely<HubTables>,
   fids: readonly number[],
   nowMs: number,
-): Promise<Map<number, Storage>> {
+): Promise<Map<number, StorageUnits>> {
   const rows = await runCompiled(
     db,
     "storageRents",
@@ -88,7 +88,7 @@ export async function loadStorages(
 }
 
 /** A fid with no storage units may store nothing (docs/reference/protocol-rules.md §3 step 9). */
-export function requireStorage(storage: Storage): Storage {
+export function requireStorage(storage: StorageUnits): StorageUnits {
   if (storage.total === 0) throw new HubError("bad_request.no_storage", "no storage");
   return storage;
 }
