@@ -8,10 +8,10 @@
  */
 import { toHex } from "../protocol/hex.js";
 import { HubError } from "../protocol/errors.js";
-import { MessageType, UserDataType, type Message, type MessageData } from "../protocol/generated/message.js";
+import { MessageType, UserDataType, type MessageData } from "../protocol/generated/message.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
-import { decodeSubmitted, makeTsHash } from "../protocol/message.js";
+import { decodeSubmitted, makeTsHash, type MessageWithData, requireData } from "../protocol/message.js";
 import { runCompiled } from "../storage/index.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
@@ -96,7 +96,7 @@ export class MergeEngine {
     const stateError = await this.#checkStateAfterCatchUp(message, statelessError === undefined);
     if (stateError !== undefined) throw stateError;
     if (statelessError !== undefined) throw statelessError;
-    const data = message.data!;
+    const data = message.data;
     if (storeTypeOf(data.type) !== undefined) {
       requireStorage(await loadStorage(this.core.database.db, data.fid, this.core.now()));
     }
@@ -129,12 +129,11 @@ export class MergeEngine {
     }
     const decoded = decodeSubmitted(received);
     const bytes = decoded.bytes;
-    const message = withBytes(decoded.message, bytes);
+    const message = requireData(withBytes(decoded.message, bytes));
     const stateless = this.verifier.validate(bytes, this.core.now());
     // Awaited below; if an earlier check fails first, its verdict is dropped.
     stateless.catch(() => undefined);
     const data = message.data;
-    if (data === undefined) throw new HubError("bad_request.validation_failure", "message data is missing");
     const networkError = this.#checkNetwork(data);
     if (networkError !== undefined) throw networkError;
     const statelessError = await stateless;
@@ -223,7 +222,7 @@ export class MergeEngine {
   async #commitGroup(group: Waiting[]): Promise<void> {
     let committed: Committed<(HubError | undefined)[]>;
     try {
-      const locks = group.flatMap((w) => locksOf(w.prepared.accepted.message.data!));
+      const locks = group.flatMap((w) => locksOf(w.prepared.accepted.message.data));
       committed = await commitMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
     } catch (error) {
       // A fault (not a refusal) aborts the whole group: retry its messages one by one, so that one
@@ -242,7 +241,7 @@ export class MergeEngine {
   }
 
   async #mergeGroup(ctx: MergeContext, group: Waiting[]): Promise<(HubError | undefined)[]> {
-    const datas = group.map((w) => w.prepared.accepted.message.data!);
+    const datas = group.map((w) => w.prepared.accepted.message.data);
     const fids = [...new Set(datas.map((d) => d.fid))];
     const stores = [...new Set(datas.flatMap((d) => storeTypeOf(d.type) ?? []))];
     const registered = new Set(
@@ -260,7 +259,7 @@ export class MergeEngine {
     const results: (HubError | undefined)[] = [];
     for (const { prepared } of group) {
       const message = prepared.accepted.message;
-      const fid = message.data!.fid;
+      const fid = message.data.fid;
       if (!registered.has(fid)) results.push(new HubError("bad_request.unknown_fid", `unknown fid: ${fid}`));
       else if (!active.has(signerId(fid, message.signer))) results.push(unknownSigner(message.signer, fid));
       else if (prepared.statelessError !== undefined) results.push(prepared.statelessError);
@@ -274,7 +273,7 @@ export class MergeEngine {
    * the merge. Returns the refusal, if any.
    */
   async #mergeWithinRate(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
-    const fid = accepted.message.data!.fid;
+    const fid = accepted.message.data.fid;
     try {
       const { total } = requireStorage(await storageOf(ctx, fid));
       const limited = this.rateLimit.check(fid, total, ctx.nowMs);
@@ -302,7 +301,7 @@ export class MergeEngine {
    * a `signed` message (one that passed the stateless checks) may make the hub catch up with the
    * chain or the registry; an unsigned one gets the verdict of the hub's state as it is.
    */
-  async #checkStateAfterCatchUp(message: Message, signed: boolean): Promise<HubError | undefined> {
+  async #checkStateAfterCatchUp(message: MessageWithData, signed: boolean): Promise<HubError | undefined> {
     const error = await this.#checkState(message, signed);
     if (!signed || !isAccountError(error)) return error;
     await this.hooks.syncChain();
@@ -313,8 +312,8 @@ export class MergeEngine {
    * Merge-engine checks before the stateless ones (docs/reference/protocol-rules.md §3, steps 1–6), without a lock.
    * A name the hub holds no proof of is looked up at the registry if `mayRecover`, within the budget.
    */
-  async #checkState(message: Message, mayRecover: boolean): Promise<HubError | undefined> {
-    const data = message.data!;
+  async #checkState(message: MessageWithData, mayRecover: boolean): Promise<HubError | undefined> {
+    const data = message.data;
     const db = this.core.database.db;
     const fid = await db.selectFrom("hub_fids").select("fid").where("fid", "=", data.fid).executeTakeFirst();
     if (fid === undefined) return new HubError("bad_request.unknown_fid", `unknown fid: ${data.fid}`);

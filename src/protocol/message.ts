@@ -9,6 +9,16 @@ import { HubError } from "./errors.js";
 import { HashScheme, Message, MessageData, SignatureScheme } from "./generated/message.js";
 import { blake3_20 } from "./hash.js";
 
+/** A message whose data is present: what every check after decoding, and every store, works on. */
+export type MessageWithData = Message & { data: MessageData };
+
+/** The message, typed as having data; `bad_request.validation_failure` when it has none. */
+export function requireData(message: Message): MessageWithData {
+  if (message.data === undefined)
+    throw new HubError("bad_request.validation_failure", "message data is missing");
+  return message as MessageWithData;
+}
+
 export interface DecodedMessage {
   message: Message;
   /** data_bytes exactly as received; undefined when the message carried only `data`. */

@@ -73,7 +73,7 @@ async function admit(
 
 /** Merges one validated message of a fid with storage units into its store; throws HubError when it is refused. */
 export async function mergeMessage(ctx: MergeContext, incoming: Incoming): Promise<void> {
-  const data = incoming.message.data!;
+  const data = incoming.message.data;
   const spec = storeFor(data.type);
   if (spec === undefined) throw new HubError("bad_request.validation_failure", "invalid message type");
   const extra = spec.extraTypes?.find((extra) => extra.type === data.type);

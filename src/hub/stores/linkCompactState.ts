@@ -25,7 +25,7 @@ import { MESSAGE_EVENTS } from "./spec.js";
  * lists merge as usual.
  */
 export async function checkAgainstCompactState(ctx: MergeContext, incoming: Incoming): Promise<void> {
-  const data = incoming.message.data!;
+  const data = incoming.message.data;
   const body = data.linkBody!;
   const compact = await findBySetKey(ctx, data.fid, StoreType.LINKS, compactStateKey(body.type));
   if (compact === undefined || data.timestamp > compact.timestamp) return;
@@ -56,7 +56,7 @@ function decodeCompactTargets(row: MergeRow): Set<number> {
  * revive a follow or not depending on whether the remove had already displaced the add).
  */
 export async function mergeCompactState(ctx: MergeContext, incoming: Incoming): Promise<void> {
-  const data = incoming.message.data!;
+  const data = incoming.message.data;
   const body = data.linkCompactStateBody!;
   const key = compactStateKey(body.type);
   const existing = await findBySetKey(ctx, data.fid, StoreType.LINKS, key);

@@ -2,7 +2,7 @@
  * Rows of hub_messages as the merges see them, and the two writes every store shares: inserting a
  * message with its index columns and mentions, deleting one with them. Counts follow both.
  */
-import { decodeMessage } from "../../protocol/message.js";
+import { decodeMessage, type MessageWithData } from "../../protocol/message.js";
 import type { Message } from "../../protocol/generated/message.js";
 import { adjustCount, type MergeContext } from "../context.js";
 import { withBytes } from "../events.js";
@@ -14,7 +14,7 @@ import type { IndexColumns } from "./spec.js";
 /** A message that passed validation, with the bytes it arrived in. */
 export interface Incoming {
   /** `data` is the decoding of the hashed bytes. */
-  message: Message;
+  message: MessageWithData;
   bytes: Uint8Array;
   hash: Uint8Array;
   tsHash: Uint8Array;
@@ -106,7 +106,7 @@ export async function insertMessage(
   index: IndexColumns,
   counting: Counting,
 ): Promise<void> {
-  const data = incoming.message.data!;
+  const data = incoming.message.data;
   // In INSERT_COLUMNS order.
   await insertRow(ctx.trx, [
     data.fid,

@@ -32,7 +32,7 @@ const PROOF_EVENTS: StoreEvents = {
   merged: (incoming, deleted) => ({
     type: HubEventType.MERGE_USERNAME_PROOF,
     mergeUsernameProofBody: {
-      usernameProof: incoming.message.data!.usernameProofBody,
+      usernameProof: incoming.message.data.usernameProofBody,
       deletedUsernameProof: deleted[0]?.data?.usernameProofBody,
       usernameProofMessage: incoming.message,
       deletedUsernameProofMessage: deleted[0],
