@@ -12,19 +12,18 @@ import { MessageType, UserDataType, type MessageData } from "../protocol/generat
 import { writeMessageJson } from "../protocol/json/index.js";
 import { profileNames } from "../protocol/json/enums.js";
 import { decodeSubmitted, makeTsHash, type MessageWithData, requireData } from "../protocol/message.js";
-import { runCompiled } from "../storage/index.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
 import type { FidRateLimit } from "./fidRateLimit.js";
 import { loadStorage, requireStorage } from "./limits.js";
-import { activeSigners, isActiveSigner, signerId } from "./onchain.js";
+import { activeSigners, isActiveSigner, isRegisteredFid, registeredFids, signerId } from "./onchain.js";
 import { NameRecoveries } from "./nameRecovery.js";
 import { mergeMessage } from "./stores/crdt.js";
 import { storeFor, storeTypeOf } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
 import { fidLock, nameLock } from "./locks.js";
-import { nameServiceProofError, usernameError } from "./nameChecks.js";
+import { nameServiceProofError, usernameError } from "./names.js";
 import type { Verifier } from "./verify.js";
 
 /** A message that passed every check before its merge, with its JSON rendered once. */
@@ -244,16 +243,7 @@ export class MergeEngine {
     const datas = group.map((w) => w.prepared.accepted.message.data);
     const fids = [...new Set(datas.map((d) => d.fid))];
     const stores = [...new Set(datas.flatMap((d) => storeTypeOf(d.type) ?? []))];
-    const registered = new Set(
-      (
-        await runCompiled(
-          ctx.trx,
-          "registeredFids",
-          () => ctx.trx.selectFrom("hub_fids").select("fid").where("fid", "in", fids),
-          fids,
-        )
-      ).map((r) => r.fid),
-    );
+    const registered = await registeredFids(ctx.trx, fids);
     const active = await activeSigners(ctx.trx, fids);
     await prefetch(ctx, fids, stores);
     const results: (HubError | undefined)[] = [];
@@ -315,8 +305,8 @@ export class MergeEngine {
   async #checkState(message: MessageWithData, mayRecover: boolean): Promise<HubError | undefined> {
     const data = message.data;
     const db = this.core.database.db;
-    const fid = await db.selectFrom("hub_fids").select("fid").where("fid", "=", data.fid).executeTakeFirst();
-    if (fid === undefined) return new HubError("bad_request.unknown_fid", `unknown fid: ${data.fid}`);
+    if (!(await isRegisteredFid(db, data.fid)))
+      return new HubError("bad_request.unknown_fid", `unknown fid: ${data.fid}`);
     if (!(await isActiveSigner(db, data.fid, message.signer))) return unknownSigner(message.signer, data.fid);
     const username = data.userDataBody;
     if (

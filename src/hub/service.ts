@@ -22,9 +22,11 @@ import { castIdKey, fidKey, nameKey, STORE_NAMES, STORE_TYPES, StoreType, u8, ur
 import { loadStorage } from "./limits.js";
 import { linkSetKey } from "./stores/links.js";
 import { reactionSetKey } from "./stores/reactions.js";
-import * as store from "./store.js";
+import * as messageReads from "./messages.js";
+import { fnameProof, fnameProofsOf, usernameProofByName, usernameProofMessages } from "./names.js";
+import { activeSignerEvents, fids, idRegisterEventByAddress, onChainEvents } from "./onchain.js";
 
-export type { PageRequest } from "./store.js";
+export type { PageRequest } from "./paging.js";
 
 export interface MessagePage {
   /** The page's messages as JSON, joined with commas (the inside of the `messages` array). */
@@ -88,7 +90,7 @@ export class HubService implements ActivitySource {
     };
   }
 
-  private readonly lists: store.ListContext;
+  private readonly lists: messageReads.ListContext;
 
   private get db() {
     return this.core.database.db;
@@ -130,43 +132,48 @@ export class HubService implements ActivitySource {
   // Messages.
 
   /** A stored message's JSON, rendered again if it was stored under another naming profile. */
-  private json(row: store.JsonRow): string {
+  private json(row: messageReads.JsonRow): string {
     return row.json_profile === this.lists.profile ? row.json : this.lists.render(row.message);
   }
 
-  private page(page: store.JsonPage): MessagePage {
+  private page(page: messageReads.JsonPage): MessagePage {
     return { messages: page.joined, nextPageToken: pageToken(page.next) };
   }
 
-  private async one(row: Promise<store.JsonRow | undefined>, what: string): Promise<string> {
+  private async one(row: Promise<messageReads.JsonRow | undefined>, what: string): Promise<string> {
     const found = await row;
     if (found === undefined) throw notFound(what);
     return this.json(found);
   }
 
   castById(fid: number, hash: Uint8Array): Promise<string> {
-    return this.one(store.messageBySetKey(this.db, fid, StoreType.CASTS, hash, MessageType.CAST_ADD), "cast");
+    return this.one(
+      messageReads.messageBySetKey(this.db, fid, StoreType.CASTS, hash, MessageType.CAST_ADD),
+      "cast",
+    );
   }
 
   /** Adds and removes, as the reference lists them. */
-  async castsByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
-    return this.page(await store.messagesByFid(this.lists, fid, StoreType.CASTS, {}, page));
+  async castsByFid(fid: number, page: messageReads.PageRequest): Promise<MessagePage> {
+    return this.page(await messageReads.messagesByFid(this.lists, fid, StoreType.CASTS, {}, page));
   }
 
-  async castsByParent(parent: CastId | string, page: store.PageRequest): Promise<MessagePage> {
+  async castsByParent(parent: CastId | string, page: messageReads.PageRequest): Promise<MessagePage> {
     const target = typeof parent === "string" ? urlKey(parent) : castIdKey(parent);
-    return this.page(await store.messagesByTarget(this.lists, StoreType.CASTS, target, undefined, page));
+    return this.page(
+      await messageReads.messagesByTarget(this.lists, StoreType.CASTS, target, undefined, page),
+    );
   }
 
-  async castsByMention(fid: number, page: store.PageRequest): Promise<MessagePage> {
-    return this.page(await store.castsByMention(this.lists, fid, page));
+  async castsByMention(fid: number, page: messageReads.PageRequest): Promise<MessagePage> {
+    return this.page(await messageReads.castsByMention(this.lists, fid, page));
   }
 
   reactionById(fid: number, type: ReactionType, target: CastId | string): Promise<string> {
     const body = typeof target === "string" ? { type, targetUrl: target } : { type, targetCastId: target };
     const key = reactionSetKey(body);
     return this.one(
-      store.messageBySetKey(this.db, fid, StoreType.REACTIONS, key, MessageType.REACTION_ADD),
+      messageReads.messageBySetKey(this.db, fid, StoreType.REACTIONS, key, MessageType.REACTION_ADD),
       "reaction",
     );
   }
@@ -174,56 +181,63 @@ export class HubService implements ActivitySource {
   async reactionsByFid(
     fid: number,
     type: ReactionType | undefined,
-    page: store.PageRequest,
+    page: messageReads.PageRequest,
   ): Promise<MessagePage> {
     const filter = { types: [MessageType.REACTION_ADD], kind: type === undefined ? undefined : String(type) };
-    return this.page(await store.messagesByFid(this.lists, fid, StoreType.REACTIONS, filter, page));
+    return this.page(await messageReads.messagesByFid(this.lists, fid, StoreType.REACTIONS, filter, page));
   }
 
   async reactionsByTarget(
     target: CastId | string,
     type: ReactionType | undefined,
-    page: store.PageRequest,
+    page: messageReads.PageRequest,
   ): Promise<MessagePage> {
     const key = typeof target === "string" ? urlKey(target) : castIdKey(target);
     const kind = type === undefined ? undefined : String(type);
-    return this.page(await store.messagesByTarget(this.lists, StoreType.REACTIONS, key, kind, page));
+    return this.page(await messageReads.messagesByTarget(this.lists, StoreType.REACTIONS, key, kind, page));
   }
 
   linkById(fid: number, type: string, targetFid: number): Promise<string> {
     const key = linkSetKey(type, targetFid);
-    return this.one(store.messageBySetKey(this.db, fid, StoreType.LINKS, key, MessageType.LINK_ADD), "link");
+    return this.one(
+      messageReads.messageBySetKey(this.db, fid, StoreType.LINKS, key, MessageType.LINK_ADD),
+      "link",
+    );
   }
 
-  async linksByFid(fid: number, type: string | undefined, page: store.PageRequest): Promise<MessagePage> {
+  async linksByFid(
+    fid: number,
+    type: string | undefined,
+    page: messageReads.PageRequest,
+  ): Promise<MessagePage> {
     const filter = { types: [MessageType.LINK_ADD], kind: type };
-    return this.page(await store.messagesByFid(this.lists, fid, StoreType.LINKS, filter, page));
+    return this.page(await messageReads.messagesByFid(this.lists, fid, StoreType.LINKS, filter, page));
   }
 
   async linksByTargetFid(
     targetFid: number,
     type: string | undefined,
-    page: store.PageRequest,
+    page: messageReads.PageRequest,
   ): Promise<MessagePage> {
     return this.page(
-      await store.messagesByTarget(this.lists, StoreType.LINKS, fidKey(targetFid), type, page),
+      await messageReads.messagesByTarget(this.lists, StoreType.LINKS, fidKey(targetFid), type, page),
     );
   }
 
   userData(fid: number, type: UserDataType): Promise<string> {
     return this.one(
-      store.messageBySetKey(this.db, fid, StoreType.USER_DATA, u8(type), MessageType.USER_DATA_ADD),
+      messageReads.messageBySetKey(this.db, fid, StoreType.USER_DATA, u8(type), MessageType.USER_DATA_ADD),
       "user data",
     );
   }
 
-  async userDataByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
-    return this.page(await store.messagesByFid(this.lists, fid, StoreType.USER_DATA, {}, page));
+  async userDataByFid(fid: number, page: messageReads.PageRequest): Promise<MessagePage> {
+    return this.page(await messageReads.messagesByFid(this.lists, fid, StoreType.USER_DATA, {}, page));
   }
 
   verification(fid: number, address: Uint8Array): Promise<string> {
     return this.one(
-      store.messageBySetKey(
+      messageReads.messageBySetKey(
         this.db,
         fid,
         StoreType.VERIFICATIONS,
@@ -234,21 +248,23 @@ export class HubService implements ActivitySource {
     );
   }
 
-  async verificationsByFid(fid: number, page: store.PageRequest): Promise<MessagePage> {
+  async verificationsByFid(fid: number, page: messageReads.PageRequest): Promise<MessagePage> {
     const filter = { types: [MessageType.VERIFICATION_ADD_ETH_ADDRESS] };
-    return this.page(await store.messagesByFid(this.lists, fid, StoreType.VERIFICATIONS, filter, page));
+    return this.page(
+      await messageReads.messagesByFid(this.lists, fid, StoreType.VERIFICATIONS, filter, page),
+    );
   }
 
   // On-chain events.
 
   async onChainSignersByFid(fid: number): Promise<OnChainEvent[]> {
-    return (await store.activeSignerEvents(this.db, fid, undefined))
+    return (await activeSignerEvents(this.db, fid, undefined))
       .map((bytes) => OnChainEvent.decode(bytes))
       .filter(isAdd);
   }
 
   async onChainSigner(fid: number, key: Uint8Array): Promise<OnChainEvent> {
-    const event = (await store.activeSignerEvents(this.db, fid, key))
+    const event = (await activeSignerEvents(this.db, fid, key))
       .map((bytes) => OnChainEvent.decode(bytes))
       .find(isAdd);
     if (event === undefined) throw notFound("active signer");
@@ -259,18 +275,18 @@ export class HubService implements ActivitySource {
     if (type === OnChainEventType.EVENT_TYPE_SIGNER_MIGRATED && fid !== 0) {
       throw new HubError("bad_request.invalid_param", "signer migrated events have fid 0");
     }
-    const events = await store.onChainEvents(this.db, fid, type, ON_CHAIN_LIST_LIMIT);
+    const events = await onChainEvents(this.db, fid, type, ON_CHAIN_LIST_LIMIT);
     return events.map((bytes) => OnChainEvent.decode(bytes));
   }
 
   async onChainIdRegistryEventByAddress(address: Uint8Array): Promise<OnChainEvent> {
-    const event = await store.idRegisterEventByAddress(this.db, address);
+    const event = await idRegisterEventByAddress(this.db, address);
     if (event === undefined) throw notFound("id registry event");
     return OnChainEvent.decode(event);
   }
 
-  async fids(page: store.PageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
-    const result = await store.fids(this.db, page);
+  async fids(page: messageReads.PageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
+    const result = await fids(this.db, page);
     return result.next === undefined
       ? { fids: result.items }
       : { fids: result.items, nextPageToken: pageToken(result.next) };
@@ -278,10 +294,10 @@ export class HubService implements ActivitySource {
 
   async storageLimitsByFid(fid: number): Promise<StorageLimitsJson> {
     const storage = await loadStorage(this.db, fid, this.core.now());
-    const counts = await store.storeCounts(this.db, fid);
+    const counts = await messageReads.storeCounts(this.db, fid);
     const limits = [];
     for (const type of STORE_TYPES) {
-      const earliest = await store.earliestMessage(this.db, fid, type);
+      const earliest = await messageReads.earliestMessage(this.db, fid, type);
       limits.push({
         storeType: `STORE_TYPE_${STORE_NAMES[type]}`,
         name: STORE_NAMES[type],
@@ -304,9 +320,9 @@ export class HubService implements ActivitySource {
   // Username proofs.
 
   async userNameProofByName(name: string): Promise<UserNameProof> {
-    const fname = await store.fnameProof(this.db, name);
+    const fname = await fnameProof(this.db, name);
     if (fname !== undefined) return proofOfRow(fname);
-    const message = (await store.usernameProofByName(this.db, nameKey(utf8.encode(name))))?.message;
+    const message = (await usernameProofByName(this.db, nameKey(utf8.encode(name))))?.message;
     const proof = message === undefined ? undefined : decodeMessage(message).message.data?.usernameProofBody;
     if (proof === undefined) throw notFound("username proof");
     return proof;
@@ -314,8 +330,8 @@ export class HubService implements ActivitySource {
 
   /** The fid's fname proofs first, then its name-service proofs. */
   async userNameProofsByFid(fid: number): Promise<UserNameProof[]> {
-    const proofs = (await store.fnameProofsOf(this.db, fid)).map(proofOfRow);
-    for (const message of await store.usernameProofMessages(this.db, fid)) {
+    const proofs = (await fnameProofsOf(this.db, fid)).map(proofOfRow);
+    for (const message of await usernameProofMessages(this.db, fid)) {
       const proof = decodeMessage(message).message.data?.usernameProofBody;
       if (proof !== undefined) proofs.push(proof);
     }
@@ -354,14 +370,17 @@ export class HubService implements ActivitySource {
 
   async reactorsByAuthor(sinceUnixSeconds: number): Promise<Map<number, number>> {
     const since = toProtocolTime(Math.max(sinceUnixSeconds * 1000, PROTOCOL_EPOCH_MS));
-    return store.reactorsByAuthor(this.db, since);
+    return messageReads.reactorsByAuthor(this.db, since);
   }
 
   // Operations.
 
   async info(withStats: boolean): Promise<HubInfo> {
     const dbStats = withStats
-      ? { ...(await store.statistics(this.db)), approxSize: await store.approximateSize(this.core.database) }
+      ? {
+          ...(await messageReads.statistics(this.db)),
+          approxSize: await messageReads.approximateSize(this.core.database),
+        }
       : undefined;
     // Key order as the reference writes it.
     return {

@@ -7,7 +7,7 @@
 import { HubError } from "../../protocol/errors.js";
 import { base58ToBytes } from "../../protocol/base58.js";
 import { enumValue } from "../../protocol/json/enums.js";
-import type { PageRequest } from "../store.js";
+import type { PageRequest } from "../paging.js";
 
 /** Default and largest page, as in the reference. */
 const DEFAULT_PAGE_SIZE = 1000;

@@ -11,7 +11,7 @@ import { HubError } from "../../protocol/errors.js";
 import { storageOf, storeCount, type MergeContext } from "../context.js";
 import type { StoreType } from "../keys.js";
 import { bytesEqual } from "../../protocol/hash.js";
-import { earliestMessage } from "../store.js";
+import { earliestMessage } from "../messages.js";
 import {
   deleteMessage,
   findBySetKey,

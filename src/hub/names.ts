@@ -1,6 +1,7 @@
 /**
- * The state checks of names (docs/reference/protocol-rules.md §3 steps 5 and 6): indexed reads only, so that
- * they may run before a message's signature is known to be good.
+ * Names the hub holds: fname proofs from the registry and name-service USERNAME_PROOF messages, read
+ * here, and the state checks of names (docs/reference/protocol-rules.md §3 steps 5 and 6): indexed
+ * reads only, so that they may run before a message's signature is known to be good.
  */
 import type { Kysely } from "kysely";
 import { HubError } from "../protocol/errors.js";
@@ -8,10 +9,42 @@ import { MessageType, type MessageData } from "../protocol/generated/message.js"
 import { UserNameType } from "../protocol/generated/username_proof.js";
 import { bytesEqual } from "../protocol/hash.js";
 import { nameKey, StoreType } from "./keys.js";
-import * as store from "./store.js";
+import { messageBySetKey } from "./messages.js";
+import { custodyOf } from "./onchain.js";
 import type { HubTables } from "./tables.js";
 
+type Db = Kysely<HubTables>;
+
 const utf8Encoder = new TextEncoder();
+
+export async function fnameProof(db: Db, name: string) {
+  return db.selectFrom("hub_fname_proofs").selectAll().where("name", "=", name).executeTakeFirst();
+}
+
+export async function fnameProofsOf(db: Db, fid: number) {
+  return db.selectFrom("hub_fname_proofs").selectAll().where("fid", "=", fid).orderBy("name").execute();
+}
+
+export async function usernameProofMessages(db: Db, fid: number): Promise<Uint8Array[]> {
+  const rows = await db
+    .selectFrom("hub_messages")
+    .select("message")
+    .where("fid", "=", fid)
+    .where("store", "=", StoreType.USERNAME_PROOFS)
+    .orderBy("ts_hash")
+    .execute();
+  return rows.map((row) => row.message);
+}
+
+/** The USERNAME_PROOF message (ENS and other name-service names) holding a name, and its fid. */
+export async function usernameProofByName(db: Db, target: Uint8Array) {
+  return db
+    .selectFrom("hub_messages")
+    .select(["fid", "message"])
+    .where("store", "=", StoreType.USERNAME_PROOFS)
+    .where("target", "=", target)
+    .executeTakeFirst();
+}
 
 /**
  * A USERNAME value must name a proof held by the message's fid (docs/reference/protocol-rules.md §3 step 5):
@@ -23,8 +56,8 @@ export async function usernameError(
   name: string,
 ): Promise<HubError | undefined> {
   const owner = name.endsWith(".eth")
-    ? (await store.usernameProofByName(db, nameKey(utf8Encoder.encode(name))))?.fid
-    : (await store.fnameProof(db, name))?.fid;
+    ? (await usernameProofByName(db, nameKey(utf8Encoder.encode(name))))?.fid
+    : (await fnameProof(db, name))?.fid;
   if (owner === undefined)
     return new HubError("bad_request.validation_failure", `name ${name} is not registered`);
   if (owner !== fid)
@@ -48,13 +81,9 @@ export async function nameServiceProofError(
   ) {
     return undefined;
   }
-  const custody = await db
-    .selectFrom("hub_fids")
-    .select("custody")
-    .where("fid", "=", data.fid)
-    .executeTakeFirst();
-  if (custody !== undefined && bytesEqual(custody.custody, proof.owner)) return undefined;
-  const verified = await store.messageBySetKey(
+  const custody = await custodyOf(db, data.fid);
+  if (custody !== undefined && bytesEqual(custody, proof.owner)) return undefined;
+  const verified = await messageBySetKey(
     db,
     data.fid,
     StoreType.VERIFICATIONS,

@@ -1,37 +1,20 @@
 /**
- * Read queries. Every list is one indexed range scan in tsHash order (or reverse), resuming after
+ * Reads of stored messages. Every list is one indexed range scan in tsHash order (or reverse), resuming after
  * the key its page token carries.
  */
 import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
-import { OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
 import { compiled, type Database, runCompiled } from "../storage/index.js";
-import { StoreType, u64 } from "./keys.js";
+import { StoreType } from "./keys.js";
+import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
-export interface PageRequest {
-  pageSize: number;
-  reverse: boolean;
-  /** Key of the last item of the previous page. */
-  after: Uint8Array | undefined;
-}
+export type { PageRequest } from "./paging.js";
 
 export interface JsonRow {
   json: string;
   json_profile: string;
   message: Uint8Array;
-}
-
-export interface Page<Item> {
-  items: Item[];
-  /** Key of the last item when more follow. */
-  next: Uint8Array | undefined;
-}
-
-function cut<Row>(rows: Row[], pageSize: number, key: (row: Row) => Uint8Array): Page<Row> {
-  if (rows.length <= pageSize) return { items: rows, next: undefined };
-  const items = rows.slice(0, pageSize);
-  return { items, next: key(items[items.length - 1]!) };
 }
 
 export interface MessageFilter {
@@ -234,110 +217,6 @@ export async function messageBySetKey(
     .where("store", "=", store)
     .where("set_key", "=", setKey)
     .where("type", "=", type)
-    .executeTakeFirst();
-}
-
-function readU64(bytes: Uint8Array, offset = 0): number {
-  return Number(new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength).getBigUint64(offset, false));
-}
-
-/** Registered fids in ascending order; the page key is the fid as 8 big-endian bytes. */
-export async function fids(db: Db, page: PageRequest): Promise<Page<number>> {
-  let query = db.selectFrom("hub_fids").select("fid");
-  if (page.after !== undefined) {
-    if (page.after.length !== 8) return { items: [], next: undefined };
-    query = query.where("fid", page.reverse ? "<" : ">", readU64(page.after));
-  }
-  const rows = await query
-    .orderBy("fid", page.reverse ? "desc" : "asc")
-    .limit(page.pageSize + 1)
-    .execute();
-  return cut(
-    rows.map((row) => row.fid),
-    page.pageSize,
-    (fid) => u64(fid),
-  );
-}
-
-export async function onChainEvents(
-  db: Db,
-  fid: number,
-  type: OnChainEventType,
-  limit: number,
-): Promise<Uint8Array[]> {
-  const rows = await db
-    .selectFrom("hub_onchain_events")
-    .select("event")
-    .where("fid", "=", fid)
-    .where("type", "=", type)
-    .orderBy("block_number")
-    .orderBy("log_index")
-    .limit(limit)
-    .execute();
-  return rows.map((row) => row.event);
-}
-
-/** The add events of the fid's active signers (of one key, when given), in chain order. */
-export async function activeSignerEvents(
-  db: Db,
-  fid: number,
-  key: Uint8Array | undefined,
-): Promise<Uint8Array[]> {
-  let query = db
-    .selectFrom("hub_signers as s")
-    .innerJoin("hub_onchain_events as e", (join) =>
-      join
-        .onRef("e.fid", "=", "s.fid")
-        .on("e.type", "=", OnChainEventType.EVENT_TYPE_SIGNER)
-        .onRef("e.signer", "=", "s.key"),
-    )
-    .select(["e.event", "e.block_number", "e.log_index"])
-    .where("s.fid", "=", fid)
-    .where("s.event_type", "=", SignerEventType.ADD);
-  if (key !== undefined) query = query.where("s.key", "=", key);
-  const rows = await query.orderBy("e.block_number").orderBy("e.log_index").execute();
-  // The join finds every event of an active key; its add is the one that made it active.
-  return rows.map((row) => row.event);
-}
-
-export async function idRegisterEventByAddress(db: Db, address: Uint8Array): Promise<Uint8Array | undefined> {
-  const row = await db
-    .selectFrom("hub_onchain_events")
-    .select("event")
-    .where("address", "=", address)
-    .orderBy("block_number", "desc")
-    .orderBy("log_index", "desc")
-    .limit(1)
-    .executeTakeFirst();
-  return row?.event;
-}
-
-export async function fnameProof(db: Db, name: string) {
-  return db.selectFrom("hub_fname_proofs").selectAll().where("name", "=", name).executeTakeFirst();
-}
-
-export async function fnameProofsOf(db: Db, fid: number) {
-  return db.selectFrom("hub_fname_proofs").selectAll().where("fid", "=", fid).orderBy("name").execute();
-}
-
-export async function usernameProofMessages(db: Db, fid: number): Promise<Uint8Array[]> {
-  const rows = await db
-    .selectFrom("hub_messages")
-    .select("message")
-    .where("fid", "=", fid)
-    .where("store", "=", StoreType.USERNAME_PROOFS)
-    .orderBy("ts_hash")
-    .execute();
-  return rows.map((row) => row.message);
-}
-
-/** The USERNAME_PROOF message (ENS and other name-service names) holding a name, and its fid. */
-export async function usernameProofByName(db: Db, target: Uint8Array) {
-  return db
-    .selectFrom("hub_messages")
-    .select(["fid", "message"])
-    .where("store", "=", StoreType.USERNAME_PROOFS)
-    .where("target", "=", target)
     .executeTakeFirst();
 }
 
