@@ -49,12 +49,23 @@ function hubErrorReply(error: HubError): ErrorReply {
   return reply;
 }
 
+/**
+ * The errCode of a request refused before any route saw it, by status: schema failures are validation
+ * failures, a request at the wrong host or too slow is merely a bad request, and anything the server
+ * could not read (body, headers, URL, content type) is a parse failure.
+ */
+const REFUSAL_CODES: Partial<Record<number, HubErrorCode>> = {
+  400: "bad_request.validation_failure",
+  408: "bad_request",
+  421: "bad_request",
+};
+
 export const hubErrors: ErrorShape = {
   badRequest(message, statusCode) {
-    // Schema failures are validation failures; a body the server cannot even read is a parse failure.
-    const code: HubErrorCode =
-      statusCode === 400 ? "bad_request.validation_failure" : "bad_request.parse_failure";
-    return { statusCode, body: new HubError(code, message).toJSON() };
+    return {
+      statusCode,
+      body: new HubError(REFUSAL_CODES[statusCode] ?? "bad_request.parse_failure", message).toJSON(),
+    };
   },
   notFound(method, path) {
     return {

@@ -71,7 +71,9 @@ function shaped(part: Part, message: string, status: number): unknown {
       ? "unauthorized"
       : status === 400
         ? "bad_request.validation_failure"
-        : "bad_request.parse_failure";
+        : status === 408 || status === 421
+          ? "bad_request"
+          : "bad_request.parse_failure";
   return {
     errCode,
     presentable: false,
