@@ -5,7 +5,7 @@ import { createHttpServer, type HttpOptions, type Logger } from "../http/index.j
 import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
 import { chainErrors } from "./errors.js";
 import { chainMigrations } from "./migrations/index.js";
-import { chainRoutes } from "./routes.js";
+import { chainRoutes } from "./routes/index.js";
 import { ChainService } from "./service.js";
 import type { ChainTables } from "./tables.js";
 
@@ -67,5 +67,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
 }
 
 export { ChainError, type ChainErrorCode } from "./errors.js";
-export type { ChainService, EventsPage, BlockInfo, MinedTransaction } from "./service.js";
+export type { ChainService, MinedTransaction } from "./service.js";
+export type { EventsPage } from "./events.js";
+export type { BlockInfo } from "./blocks.js";
 export * from "./client.js";

@@ -1,3 +1,5 @@
+import type { Kysely } from "kysely";
+
 /** The devchain's tables. Rows are written when a transaction is submitted; `*block*` columns stay null until it is mined. */
 export interface ChainTables {
   chain_blocks: { number: number; hash: Uint8Array; parent_hash: Uint8Array; timestamp: number };
@@ -35,3 +37,5 @@ export interface ChainTables {
 }
 
 export type TransactionKind = "register" | "signer_add" | "signer_remove" | "storage_rent";
+
+export type ChainDb = Kysely<ChainTables>;

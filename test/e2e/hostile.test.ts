@@ -1300,7 +1300,7 @@ function routes(fx: Fixtures): Route[] {
     }),
     api("GET", "/_health", { strictQuery: false }),
 
-    // Devchain (src/devchain/routes.ts)
+    // Devchain (src/devchain/routes/)
     chain("POST", "/v1/fids", {
       write: true,
       query: { wait: { kind: "bool", valid: "true" } },

@@ -1,0 +1,45 @@
+/** A fid's account: its addresses, active signers and unexpired storage units. */
+import type { FastifyPluginAsync } from "fastify";
+import { unknownFid } from "../idRegistry.js";
+import { type ChainRoutesOptions, errorBody, fidParams, parseFid } from "./schemas.js";
+
+export const accountRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, { chain }) => {
+  app.get<{ Params: { fid: string } }>(
+    "/v1/fids/:fid",
+    {
+      schema: {
+        params: fidParams,
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              fid: { type: "integer" },
+              custody: { type: "string" },
+              recovery: { type: "string" },
+              signers: {
+                type: "array",
+                items: {
+                  type: "object",
+                  properties: {
+                    key: { type: "string" },
+                    keyType: { type: "integer" },
+                    metadataType: { type: "integer" },
+                    metadata: { type: "string" },
+                  },
+                },
+              },
+              storageUnits: { type: "integer" },
+            },
+          },
+          "4xx": errorBody,
+        },
+      },
+    },
+    async (request) => {
+      const fid = parseFid(request.params.fid);
+      const account = await chain.getAccount(fid);
+      if (!account) throw unknownFid(fid);
+      return account;
+    },
+  );
+};

@@ -1,0 +1,90 @@
+/** Blocks and what they hold: the event log, transactions' status and the latest block. */
+import type { FastifyPluginAsync } from "fastify";
+import { renderOnChainEvent } from "../../protocol/json/index.js";
+import { MAX_EVENTS_PAGE } from "../client.js";
+import { ChainError } from "../errors.js";
+import { isTransactionHash } from "../transactions.js";
+import {
+  type ChainRoutesOptions,
+  errorBody,
+  hexString,
+  onChainEvent,
+  transactionStatus,
+  uint32,
+} from "./schemas.js";
+
+export const blockRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, { chain }) => {
+  app.get<{ Querystring: { from_block: number; limit: number } }>(
+    "/v1/events",
+    {
+      schema: {
+        querystring: {
+          type: "object",
+          additionalProperties: false,
+          properties: {
+            from_block: { ...uint32, default: 0 },
+            limit: { type: "integer", minimum: 1, maximum: MAX_EVENTS_PAGE, default: MAX_EVENTS_PAGE },
+          },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              events: { type: "array", items: onChainEvent },
+              nextFromBlock: { type: "integer" },
+              hasMore: { type: "boolean" },
+            },
+          },
+          "4xx": errorBody,
+        },
+      },
+    },
+    async (request) => {
+      const page = await chain.eventsPage(request.query.from_block, request.query.limit);
+      return { ...page, events: page.events.map(renderOnChainEvent) };
+    },
+  );
+
+  app.get<{ Params: { hash: string } }>(
+    "/v1/transactions/:hash",
+    {
+      schema: {
+        params: {
+          type: "object",
+          additionalProperties: false,
+          required: ["hash"],
+          properties: { hash: hexString(66) },
+        },
+        response: { 200: transactionStatus, "4xx": errorBody },
+      },
+    },
+    async (request) => {
+      const { hash } = request.params;
+      if (!isTransactionHash(hash)) {
+        throw new ChainError("bad_request", "a transaction hash is 0x followed by 64 hex digits");
+      }
+      const status = await chain.getTransaction(hash);
+      if (!status) throw new ChainError("unknown_transaction", `transaction ${hash} is not known`);
+      return status;
+    },
+  );
+
+  app.get(
+    "/v1/blocks/latest",
+    {
+      schema: {
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              number: { type: "integer" },
+              hash: { type: "string" },
+              timestamp: { type: "integer" },
+            },
+          },
+        },
+      },
+    },
+    async () => chain.latestBlock(),
+  );
+};

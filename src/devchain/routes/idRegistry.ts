@@ -1,0 +1,74 @@
+/** The id registry's routes: registering a fid, and the fid an address is custody of. */
+import type { FastifyPluginAsync } from "fastify";
+import { getAddress } from "viem";
+import { operatorGuard } from "../../http/index.js";
+import type { Hex } from "../client.js";
+import { ChainError, chainErrors } from "../errors.js";
+import { normaliseAddress } from "../idRegistry.js";
+import { address, type ChainRoutesOptions, errorBody, transactionStatus, waitQuery } from "./schemas.js";
+
+export const idRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
+  app,
+  { chain, adminToken },
+) => {
+  app.post<{ Body: { custody: Hex; recovery?: Hex }; Querystring: { wait: boolean } }>(
+    "/v1/fids",
+    {
+      onRequest: operatorGuard(adminToken, chainErrors),
+      schema: {
+        querystring: waitQuery,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          required: ["custody"],
+          properties: { custody: address, recovery: address },
+        },
+        response: {
+          200: {
+            type: "object",
+            properties: {
+              fid: { type: "integer" },
+              custody: { type: "string" },
+              recovery: { type: "string" },
+            },
+          },
+          202: transactionStatus,
+          "4xx": errorBody,
+        },
+      },
+    },
+    async (request, reply) => {
+      if (request.query.wait) return chain.register(request.body);
+      return reply.code(202).send(await chain.submitRegister(request.body));
+    },
+  );
+
+  app.get<{ Params: { address: string } }>(
+    "/v1/addresses/:address",
+    {
+      schema: {
+        params: {
+          type: "object",
+          additionalProperties: false,
+          required: ["address"],
+          properties: { address },
+        },
+        response: {
+          200: { type: "object", properties: { address: { type: "string" }, fid: { type: "integer" } } },
+          "4xx": errorBody,
+        },
+      },
+    },
+    async (request) => {
+      const normalised = normaliseAddress(request.params.address, "address");
+      const fid = await chain.fidOf(normalised as Hex);
+      if (fid === undefined) {
+        throw new ChainError(
+          "unknown_address",
+          `${getAddress(normalised)} is not the custody address of any fid`,
+        );
+      }
+      return { address: getAddress(normalised), fid };
+    },
+  );
+};

@@ -1,0 +1,77 @@
+/** The key registry's routes: adding and removing a fid's signers. */
+import type { FastifyPluginAsync } from "fastify";
+import { operatorGuard } from "../../http/index.js";
+import { renderOnChainEvent } from "../../protocol/json/index.js";
+import type { Hex } from "../client.js";
+import { chainErrors } from "../errors.js";
+import {
+  type ChainRoutesOptions,
+  fidParams,
+  hexString,
+  parseFid,
+  uint32,
+  waitQuery,
+  writeResponses,
+} from "./schemas.js";
+
+export const keyRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
+  app,
+  { chain, adminToken },
+) => {
+  const operator = operatorGuard(adminToken, chainErrors);
+
+  app.post<{
+    Params: { fid: string };
+    Querystring: { wait: boolean };
+    Body: { key: Hex; keyType?: number; metadataType?: number; metadata?: Hex };
+  }>(
+    "/v1/fids/:fid/signers",
+    {
+      onRequest: operator,
+      schema: {
+        params: fidParams,
+        querystring: waitQuery,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          required: ["key"],
+          properties: {
+            key: hexString(66),
+            keyType: uint32,
+            metadataType: { type: "integer", minimum: 0, maximum: 255 },
+            metadata: hexString(16_384),
+          },
+        },
+        response: writeResponses,
+      },
+    },
+    async (request, reply) => {
+      const add = { fid: parseFid(request.params.fid), ...request.body };
+      if (request.query.wait) return renderOnChainEvent(await chain.addKey(add));
+      return reply.code(202).send(await chain.submitKeyAdd(add));
+    },
+  );
+
+  app.delete<{ Params: { fid: string; key: string }; Querystring: { wait: boolean } }>(
+    "/v1/fids/:fid/signers/:key",
+    {
+      onRequest: operator,
+      schema: {
+        params: {
+          type: "object",
+          additionalProperties: false,
+          required: ["fid", "key"],
+          properties: { ...fidParams.properties, key: hexString(66) },
+        },
+        querystring: waitQuery,
+        response: writeResponses,
+      },
+    },
+    async (request, reply) => {
+      const fid = parseFid(request.params.fid);
+      const key = request.params.key;
+      if (request.query.wait) return renderOnChainEvent(await chain.removeKey(fid, key as Hex));
+      return reply.code(202).send(await chain.submitKeyRemove(fid, key as Hex));
+    },
+  );
+};

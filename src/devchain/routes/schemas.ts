@@ -1,0 +1,89 @@
+/** Schemas and parameters shared by the devchain's routes. */
+import type { ChainService } from "../service.js";
+import { ChainError } from "../errors.js";
+
+/** What every devchain route plugin is registered with. */
+export interface ChainRoutesOptions {
+  chain: ChainService;
+  adminToken?: string;
+}
+
+export const hexString = (maxLength: number) => ({ type: "string", maxLength }) as const;
+export const address = hexString(42);
+export const uint32 = { type: "integer", minimum: 0, maximum: 0xffffffff } as const;
+// A string, not an integer: coercion would read "0x1" or "1e3" as numbers.
+export const fidParams = {
+  type: "object",
+  additionalProperties: false,
+  required: ["fid"],
+  properties: { fid: { type: "string", maxLength: 32 } },
+} as const;
+
+export function parseFid(value: string): number {
+  const fid = /^[1-9][0-9]*$/.test(value) ? Number(value) : NaN;
+  if (!Number.isSafeInteger(fid)) {
+    throw new ChainError("bad_request", `fid must be a positive whole number, not "${value.slice(0, 32)}"`);
+  }
+  return fid;
+}
+
+export const waitQuery = {
+  type: "object",
+  additionalProperties: false,
+  properties: { wait: { type: "boolean", default: true } },
+} as const;
+
+export const errorBody = {
+  type: "object",
+  properties: { error: { type: "string" }, message: { type: "string" } },
+} as const;
+export const transactionStatus = {
+  type: "object",
+  properties: {
+    transactionHash: { type: "string" },
+    status: { type: "string" },
+    blockNumber: { type: "integer" },
+    fid: { type: "integer" },
+  },
+} as const;
+const enumJson = { type: ["string", "integer"] } as const;
+export const onChainEvent = {
+  type: "object",
+  properties: {
+    type: enumJson,
+    chainId: { type: "integer" },
+    blockNumber: { type: "integer" },
+    blockHash: { type: "string" },
+    blockTimestamp: { type: "integer" },
+    transactionHash: { type: "string" },
+    logIndex: { type: "integer" },
+    fid: { type: "integer" },
+    signerEventBody: {
+      type: "object",
+      properties: {
+        key: { type: "string" },
+        keyType: { type: "integer" },
+        eventType: enumJson,
+        metadata: { type: "string" },
+        metadataType: { type: "integer" },
+      },
+    },
+    idRegisterEventBody: {
+      type: "object",
+      properties: {
+        to: { type: "string" },
+        eventType: enumJson,
+        from: { type: "string" },
+        recoveryAddress: { type: "string" },
+      },
+    },
+    storageRentEventBody: {
+      type: "object",
+      properties: { payer: { type: "string" }, units: { type: "integer" }, expiry: { type: "integer" } },
+    },
+    txIndex: { type: "integer" },
+    version: { type: "integer" },
+  },
+} as const;
+/** A write answers with its event once mined, or 202 with its transaction's status under ?wait=false. */
+export const writeResponses = { 200: onChainEvent, 202: transactionStatus, "4xx": errorBody } as const;

@@ -1,0 +1,35 @@
+/** The storage registry's route: renting units for a fid. */
+import type { FastifyPluginAsync } from "fastify";
+import { operatorGuard } from "../../http/index.js";
+import { renderOnChainEvent } from "../../protocol/json/index.js";
+import { chainErrors } from "../errors.js";
+import { MAX_UNITS_PER_RENT } from "../storageRegistry.js";
+import { type ChainRoutesOptions, fidParams, parseFid, waitQuery, writeResponses } from "./schemas.js";
+
+export const storageRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
+  app,
+  { chain, adminToken },
+) => {
+  app.post<{ Params: { fid: string }; Querystring: { wait: boolean }; Body: { units: number } }>(
+    "/v1/fids/:fid/storage",
+    {
+      onRequest: operatorGuard(adminToken, chainErrors),
+      schema: {
+        params: fidParams,
+        querystring: waitQuery,
+        body: {
+          type: "object",
+          additionalProperties: false,
+          required: ["units"],
+          properties: { units: { type: "integer", minimum: 1, maximum: MAX_UNITS_PER_RENT } },
+        },
+        response: writeResponses,
+      },
+    },
+    async (request, reply) => {
+      const fid = parseFid(request.params.fid);
+      if (request.query.wait) return renderOnChainEvent(await chain.rentStorage(fid, request.body.units));
+      return reply.code(202).send(await chain.submitStorageRent(fid, request.body.units));
+    },
+  );
+};
