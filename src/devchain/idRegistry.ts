@@ -33,7 +33,7 @@ export function normaliseAddress(value: string, field: string): string {
   return value.toLowerCase();
 }
 
-export function isFid(value: number): boolean {
+function isFid(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 1;
 }
 
