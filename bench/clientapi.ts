@@ -58,10 +58,10 @@ export async function benchClientApi(): Promise<void> {
     activity: { reactorsByAuthor: async () => new Map() },
   });
   try {
-    const { directory } = api.service;
+    const { channels, follows } = api.service;
     const start = Math.floor(Date.now() / 1000) - FOLLOWERS;
     const seeding = Date.now();
-    await directory.createChannel({
+    await channels.create({
       id: "big",
       url: "https://demo.example/channel/big",
       name: "Big",
@@ -70,10 +70,10 @@ export async function benchClientApi(): Promise<void> {
     for (let from = 1; from <= FOLLOWERS; from += 10_000) {
       const batch = [];
       for (let fid = from; fid < from + 10_000; fid++) batch.push({ fid, followedAt: start + fid });
-      await directory.addFollowers("big", batch);
+      await follows.addFollowers("big", batch);
     }
     for (let c = 0; c < CHANNELS; c++) {
-      await directory.createChannel({
+      await channels.create({
         id: `channel-${c}`,
         url: `https://demo.example/channel/${c}`,
         name: `Channel ${c}`,
@@ -88,7 +88,7 @@ export async function benchClientApi(): Promise<void> {
         if ((fid + c) % (CHANNELS / CHANNELS_PER_BUSY_FID) === 0)
           followers.push({ fid, followedAt: start + c * 7 + fid });
       }
-      await directory.addFollowers(`channel-${c}`, followers);
+      await follows.addFollowers(`channel-${c}`, followers);
     }
     console.log(
       `seeded ${FOLLOWERS.toLocaleString()} followers of one channel and ${(BUSY_FIDS * CHANNELS_PER_BUSY_FID).toLocaleString()} follows of ${BUSY_FIDS} fids in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,

@@ -1,9 +1,13 @@
 import type { Insertable } from "kysely";
+import { serializedTransaction } from "../storage/index.js";
 import type { ActionRow } from "./actionStore.js";
-import { badInput } from "./errors.js";
+import * as actionStore from "./actionStore.js";
+import type { ApiContext } from "./context.js";
+import { badInput, conflict, notFound } from "./errors.js";
 import { ACTION_ICONS } from "./icons.js";
+import { type Page, type PageQuery, readPage } from "./paging.js";
 import { type ActionJson, renderAction } from "./render.js";
-import type { ActionKind, ApiTables } from "./tables.js";
+import type { ActionKind, ApiDb, ApiTables } from "./tables.js";
 import { WEB_SCHEMES, isUrl } from "./urls.js";
 
 export interface NewAction {
@@ -27,7 +31,7 @@ export interface ActionRecord extends ActionJson {
   featuredRank?: number;
 }
 
-export function checkNewAction(input: NewAction): void {
+function checkNewAction(input: NewAction): void {
   if (!ACTION_ICONS.includes(input.icon))
     throw badInput(`icon "${input.icon}" is not one of the allowed Octicon names (see docs/clientapi.md)`);
   for (const [field, value] of [
@@ -46,7 +50,7 @@ export function checkNewAction(input: NewAction): void {
 }
 
 /** A checked action as its new row: no installs yet, not featured. */
-export function newActionRow(input: NewAction, createdAt: number): Insertable<ApiTables["api_actions"]> {
+function newActionRow(input: NewAction, createdAt: number): Insertable<ApiTables["api_actions"]> {
   return {
     kind: input.type,
     name: input.name,
@@ -62,7 +66,7 @@ export function newActionRow(input: NewAction, createdAt: number): Insertable<Ap
   };
 }
 
-export function actionRecord(row: ActionRow): ActionRecord {
+function actionRecord(row: ActionRow): ActionRecord {
   const record: ActionRecord = {
     id: row.id,
     type: row.kind,
@@ -71,4 +75,97 @@ export function actionRecord(row: ActionRow): ActionRecord {
   };
   if (row.featured_rank !== null) record.featuredRank = row.featured_rank;
   return record;
+}
+
+async function existingAction(trx: ApiDb, actionId: number): Promise<ActionRow> {
+  const action = await actionStore.getAction(trx, actionId);
+  if (!action) throw notFound(`No action found with id ${actionId}`);
+  return action;
+}
+
+async function recordOf(db: ApiDb, actionId: number): Promise<ActionRecord> {
+  return actionRecord((await actionStore.getAction(db, actionId))!);
+}
+
+/**
+ * Cast and composer actions: the discover lists, and the operator's registrations, installs and
+ * featured list.
+ */
+export class Actions {
+  constructor(private readonly ctx: ApiContext) {}
+
+  top(kind: ActionKind, query: PageQuery): Promise<Page<ActionJson>> {
+    return readPage(
+      this.ctx.cursors,
+      `top:${kind}`,
+      query,
+      ["u", "i"],
+      (after, limit) =>
+        actionStore.topActions(this.ctx.database.db, kind, after && { users: after.u!, id: after.i! }, limit),
+      (row) => ({ u: row.install_count, i: row.id }),
+      renderAction,
+    );
+  }
+
+  featured(query: PageQuery): Promise<Page<ActionJson>> {
+    return readPage(
+      this.ctx.cursors,
+      "featured",
+      query,
+      ["r", "i"],
+      (after, limit) =>
+        actionStore.featuredActions(this.ctx.database.db, after && { rank: after.r!, id: after.i! }, limit),
+      (row) => ({ r: row.featured_rank ?? 0, i: row.id }),
+      renderAction,
+    );
+  }
+
+  async list(): Promise<ActionRecord[]> {
+    return (await actionStore.listActions(this.ctx.database.db)).map(actionRecord);
+  }
+
+  async register(input: NewAction): Promise<ActionRecord> {
+    checkNewAction(input);
+    return serializedTransaction(this.ctx.database, "api:actions", async (trx) => {
+      if ((await actionStore.actionIdByUrl(trx, input.type, input.actionUrl)) !== undefined)
+        throw conflict(`a ${input.type} action with actionUrl ${input.actionUrl} is already registered`);
+      const id = await actionStore.insertAction(trx, newActionRow(input, this.ctx.nowSeconds()));
+      return recordOf(trx, id);
+    });
+  }
+
+  install(actionId: number, fid: number): Promise<ActionRecord> {
+    return serializedTransaction(this.ctx.database, `api:action:${actionId}`, async (trx) => {
+      await existingAction(trx, actionId);
+      await actionStore.install(trx, actionId, fid, this.ctx.nowSeconds());
+      return recordOf(trx, actionId);
+    });
+  }
+
+  uninstall(actionId: number, fid: number): Promise<ActionRecord> {
+    return serializedTransaction(this.ctx.database, `api:action:${actionId}`, async (trx) => {
+      await existingAction(trx, actionId);
+      await actionStore.uninstall(trx, actionId, fid);
+      return recordOf(trx, actionId);
+    });
+  }
+
+  /** Puts a composer action in the featured list at `rank` (lower first; ties by id), or last. */
+  feature(actionId: number, rank?: number): Promise<ActionRecord> {
+    return serializedTransaction(this.ctx.database, "api:actions", async (trx) => {
+      const action = await existingAction(trx, actionId);
+      if (action.kind !== "composer")
+        throw conflict(`action ${actionId} is a cast action; only composer actions are featured`);
+      await actionStore.setFeaturedRank(trx, actionId, rank ?? (await actionStore.lastFeaturedRank(trx)) + 1);
+      return recordOf(trx, actionId);
+    });
+  }
+
+  unfeature(actionId: number): Promise<ActionRecord> {
+    return serializedTransaction(this.ctx.database, "api:actions", async (trx) => {
+      await existingAction(trx, actionId);
+      await actionStore.setFeaturedRank(trx, actionId, null);
+      return recordOf(trx, actionId);
+    });
+  }
 }

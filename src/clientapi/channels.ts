@@ -1,7 +1,12 @@
 import type { Insertable } from "kysely";
+import { serializedTransaction } from "../storage/index.js";
+import type { ChannelCache } from "./channelCache.js";
 import type { ChannelPatch } from "./channelStore.js";
-import { badInput, notFound } from "./errors.js";
-import type { ApiTables } from "./tables.js";
+import * as channelStore from "./channelStore.js";
+import type { ApiContext } from "./context.js";
+import { badInput, conflict, notFound } from "./errors.js";
+import { type ChannelJson, renderChannel } from "./render.js";
+import type { ApiDb, ApiTables } from "./tables.js";
 import { WEB_SCHEMES, isUrl } from "./urls.js";
 
 export interface ChannelFields {
@@ -34,7 +39,7 @@ const PARENT_URL_SCHEMES = ["https:", "http:", "chain:"];
 const json = (value: number[] | null | undefined) =>
   value === undefined ? undefined : value === null ? null : JSON.stringify(value);
 
-export function checkChannelId(id: string): void {
+function checkChannelId(id: string): void {
   if (!CHANNEL_ID_PATTERN.test(id))
     throw badInput(
       "channel id must be 1 to 32 lower-case letters, digits or hyphens, starting and ending with a letter or digit",
@@ -42,7 +47,7 @@ export function checkChannelId(id: string): void {
 }
 
 /** The columns of a new channel: the required fields, then `patch` over optional ones left empty. */
-export function newChannelRow(
+function newChannelRow(
   input: NewChannel,
   patch: ChannelPatch,
   createdAt: number,
@@ -71,7 +76,7 @@ export function newChannelRow(
 }
 
 /** Checks the fields given and turns them into columns; undefined fields are left out. */
-export function channelPatch(input: Partial<ChannelFields>): ChannelPatch {
+function channelPatch(input: Partial<ChannelFields>): ChannelPatch {
   if (input.url !== undefined && !isUrl(input.url, PARENT_URL_SCHEMES))
     throw badInput("url must be an https, http or chain:// URL (the parent URL of the channel's casts)");
   for (const [field, value] of [
@@ -131,4 +136,53 @@ export function channelPatch(input: Partial<ChannelFields>): ChannelPatch {
 
 export function unknownChannel(channelId: string) {
   return notFound(`No channel found with id "${channelId}"`);
+}
+
+async function assertUrlFree(trx: ApiDb, url: string, channelId: string): Promise<void> {
+  const owner = await channelStore.channelIdByUrl(trx, url);
+  if (owner !== undefined && owner !== channelId)
+    throw conflict(`channel "${owner}" already uses the url ${url}`);
+}
+
+/** Channels: the reads of one or all of them, and the operator's creates and changes. */
+export class Channels {
+  constructor(
+    private readonly ctx: ApiContext,
+    private readonly cache: ChannelCache,
+  ) {}
+
+  all(): Promise<ChannelJson[]> {
+    return this.cache.all();
+  }
+
+  async get(channelId: string): Promise<ChannelJson> {
+    const row = await channelStore.getChannel(this.ctx.database.db, channelId);
+    if (!row) throw unknownChannel(channelId);
+    return renderChannel(row);
+  }
+
+  async create(input: NewChannel): Promise<ChannelJson> {
+    checkChannelId(input.id);
+    const patch = channelPatch(input);
+    const createdAt = input.createdAt ?? this.ctx.nowSeconds();
+    return serializedTransaction(this.ctx.database, "api:channels", async (trx) => {
+      if (await channelStore.getChannel(trx, input.id))
+        throw conflict(`a channel with id "${input.id}" already exists`);
+      await assertUrlFree(trx, input.url, input.id);
+      await channelStore.insertChannel(trx, newChannelRow(input, patch, createdAt));
+      return renderChannel((await channelStore.getChannel(trx, input.id))!);
+    });
+  }
+
+  /** Changes the given fields; `null` removes an optional one. The id never changes. */
+  async update(channelId: string, input: Partial<ChannelFields>): Promise<ChannelJson> {
+    const patch = channelPatch(input);
+    return serializedTransaction(this.ctx.database, "api:channels", async (trx) => {
+      const current = await channelStore.getChannel(trx, channelId);
+      if (!current) throw unknownChannel(channelId);
+      if (input.url !== undefined) await assertUrlFree(trx, input.url, channelId);
+      await channelStore.updateChannel(trx, channelId, patch);
+      return renderChannel((await channelStore.getChannel(trx, channelId))!);
+    });
+  }
 }

@@ -10,9 +10,8 @@ import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
 import { migrations } from "./migrations/index.js";
-import { operatorRoutes } from "./operatorRoutes.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
-import { publicRoutes } from "./routes.js";
+import { clientApiRoutes } from "./routes/index.js";
 import { seedDemo } from "./seed.js";
 import { type ClientApiService, createService } from "./service.js";
 import type { ApiTables } from "./tables.js";
@@ -95,8 +94,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       logger: options.logger,
       errors: clientApiErrors,
     });
-    await app.register(publicRoutes(service));
-    await app.register(operatorRoutes(service, options.adminToken));
+    await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
     await app.ready();
 
     const background = startBackground(

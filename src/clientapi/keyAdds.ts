@@ -3,12 +3,12 @@ import type { ChainClient, TransactionStatus } from "../devchain/client.js";
 import type { Logger } from "../http/index.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { encodeSignedKeyRequestMetadata } from "../protocol/eip712/index.js";
-import { type Database, serializedTransaction } from "../storage/index.js";
+import { serializedTransaction } from "../storage/index.js";
+import type { ApiContext } from "./context.js";
 import { ClientApiError, conflict } from "./errors.js";
 import type { KeyRequestRow } from "./keyRequestStore.js";
 import * as keyRequestStore from "./keyRequestStore.js";
 import * as sponsorStore from "./sponsorStore.js";
-import type { ApiTables } from "./tables.js";
 
 /**
  * An approval cut off while "submitting" (a crash, a chain that never answered) is resolved this long
@@ -25,10 +25,8 @@ const STALE_SUBMISSION_SECONDS = 300;
  */
 export class KeyAdds {
   constructor(
-    private readonly database: Database<ApiTables>,
+    private readonly ctx: ApiContext,
     private readonly chain: ChainClient,
-    private readonly logger: Logger,
-    private readonly nowSeconds: () => number,
   ) {}
 
   /**
@@ -40,7 +38,7 @@ export class KeyAdds {
     try {
       status = await this.send(row);
     } catch (error) {
-      const failure = chainFailure(error, "the key add", this.logger);
+      const failure = chainFailure(error, "the key add", this.ctx.logger);
       if (failure.code === "conflict") await this.undo(row.token);
       throw failure;
     }
@@ -49,20 +47,23 @@ export class KeyAdds {
 
   /** Resolves approvals cut off between "submitting" and the chain's answer, against the chain. */
   async resolveStale(): Promise<void> {
-    const cutoff = this.nowSeconds() - STALE_SUBMISSION_SECONDS;
-    for (const row of await keyRequestStore.keyRequestsIn(this.database.db, "submitting")) {
+    const cutoff = this.ctx.nowSeconds() - STALE_SUBMISSION_SECONDS;
+    for (const row of await keyRequestStore.keyRequestsIn(this.ctx.database.db, "submitting")) {
       if (row.updated_at > cutoff) continue;
       try {
         await this.resolve(row);
       } catch (error) {
-        this.logger.warn({ err: error, token: row.token }, "could not resolve a cut-off key add; will retry");
+        this.ctx.logger.warn(
+          { err: error, token: row.token },
+          "could not resolve a cut-off key add; will retry",
+        );
       }
     }
   }
 
   /** Completes every approved request whose key add was mined. */
   async advanceApproved(): Promise<void> {
-    for (const row of await keyRequestStore.keyRequestsIn(this.database.db, "approved"))
+    for (const row of await keyRequestStore.keyRequestsIn(this.ctx.database.db, "approved"))
       await this.advance(row);
   }
 
@@ -73,22 +74,22 @@ export class KeyAdds {
     try {
       status = await this.chain.getTransaction(row.transaction_hash as Hex);
     } catch (error) {
-      this.logger.warn({ err: error, token: row.token }, "could not read a key add transaction");
+      this.ctx.logger.warn({ err: error, token: row.token }, "could not read a key add transaction");
       return;
     }
     if (status?.status !== "mined") return;
-    await keyRequestStore.moveKeyRequest(this.database.db, row.token, "approved", {
+    await keyRequestStore.moveKeyRequest(this.ctx.database.db, row.token, "approved", {
       state: "completed",
-      updated_at: this.nowSeconds(),
+      updated_at: this.ctx.nowSeconds(),
     });
   }
 
   private async resolve(row: KeyRequestRow): Promise<void> {
     const account = await this.chain.getAccount(row.user_fid!);
     if (account?.signers.some((signer) => signer.key.toLowerCase() === row.key)) {
-      await keyRequestStore.moveKeyRequest(this.database.db, row.token, "submitting", {
+      await keyRequestStore.moveKeyRequest(this.ctx.database.db, row.token, "submitting", {
         state: "completed",
-        updated_at: this.nowSeconds(),
+        updated_at: this.ctx.nowSeconds(),
       });
       return;
     }
@@ -97,7 +98,7 @@ export class KeyAdds {
     } catch (error) {
       // The first add is on the chain, not mined yet: the next round sees it mined.
       if ((error as { code?: unknown }).code === "key_exists") return;
-      if (chainFailure(error, "the key add", this.logger).code === "conflict") await this.undo(row.token);
+      if (chainFailure(error, "the key add", this.ctx.logger).code === "conflict") await this.undo(row.token);
       else throw error;
     }
   }
@@ -113,17 +114,17 @@ export class KeyAdds {
   }
 
   private async settle(token: string, status: TransactionStatus): Promise<void> {
-    await keyRequestStore.moveKeyRequest(this.database.db, token, "submitting", {
+    await keyRequestStore.moveKeyRequest(this.ctx.database.db, token, "submitting", {
       state: status.status === "mined" ? "completed" : "approved",
       transaction_hash: status.transactionHash,
-      updated_at: this.nowSeconds(),
+      updated_at: this.ctx.nowSeconds(),
     });
   }
 
   /** The chain refused the key add: the request is pending again, its credits and nonce given back. */
   private async undo(token: string): Promise<void> {
-    const now = this.nowSeconds();
-    await serializedTransaction(this.database, `api:key-request:${token}`, async (trx) => {
+    const now = this.ctx.nowSeconds();
+    await serializedTransaction(this.ctx.database, `api:key-request:${token}`, async (trx) => {
       const row = await keyRequestStore.getKeyRequest(trx, token);
       if (row?.state !== "submitting") return;
       await keyRequestStore.moveKeyRequest(trx, token, "submitting", {

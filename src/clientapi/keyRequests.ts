@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
 import type { ChainClient } from "../devchain/client.js";
-import type { Logger } from "../http/index.js";
 import { verifyKeyGatewayAdd, verifySignedKeyRequest } from "../protocol/eip712/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import { type Database, serializedTransaction } from "../storage/index.js";
+import { serializedTransaction } from "../storage/index.js";
 import { type ApprovalTypedData, approvalAdd, approvalTypedData } from "./approvals.js";
+import type { ApiContext } from "./context.js";
 import { ClientApiError, badInput, conflict, notFound } from "./errors.js";
 import {
   checkKey,
@@ -19,8 +19,9 @@ import { KeyAdds, chainFailure } from "./keyAdds.js";
 import type { KeyRequestLimiter } from "./keyRequestLimits.js";
 import type { KeyRequestRow } from "./keyRequestStore.js";
 import * as keyRequestStore from "./keyRequestStore.js";
+import type { Sponsors } from "./sponsors.js";
 import * as sponsorStore from "./sponsorStore.js";
-import type { ApiDb, ApiTables } from "./tables.js";
+import type { ApiDb } from "./tables.js";
 
 /** The request as POST and GET answer it (docs/reference/client-api.md §7.3). */
 export interface SignedKeyRequestJson {
@@ -62,14 +63,8 @@ export interface KeyRequestOptions {
   limits: KeyRequestLimiter;
   /** How long a request stays readable after its deadline. */
   retentionSeconds: number;
-  nowSeconds: () => number;
-  logger: Logger;
 }
 
-/**
- * A sponsor must hold at least this many credits to sponsor a request (SPEC Limits, docs/reference/spec.md).
- */
-const MIN_SPONSOR_CREDITS = 100;
 /** How long an approval's typed data stays signable. */
 const APPROVAL_WINDOW_SECONDS = 3600;
 /**
@@ -81,10 +76,11 @@ export class KeyRequests {
   private readonly keyAdds: KeyAdds;
 
   constructor(
-    private readonly database: Database<ApiTables>,
+    private readonly ctx: ApiContext,
+    private readonly sponsors: Sponsors,
     private readonly options: KeyRequestOptions,
   ) {
-    this.keyAdds = new KeyAdds(database, options.chain, options.logger, options.nowSeconds);
+    this.keyAdds = new KeyAdds(ctx, options.chain);
   }
 
   /**
@@ -95,7 +91,7 @@ export class KeyRequests {
     const key = input.key;
     checkKey(key);
     const requestFid = parseFid(input.requestFid, "requestFid");
-    const deadline = futureDeadline(input.deadline, "deadline", this.options.nowSeconds());
+    const deadline = futureDeadline(input.deadline, "deadline", this.ctx.nowSeconds());
     const signature = parseSignature(input.signature, "signature");
     const redirectUrl = input.redirectUrl;
     if (redirectUrl !== undefined && !isAbsoluteUrl(redirectUrl))
@@ -133,19 +129,13 @@ export class KeyRequests {
         throw badInput(
           `sponsorship.signature is not a signature by the custody address of fid ${sponsorFid} over the raw bytes of the request signature`,
         );
-      const credits = await sponsorStore.sponsorCredits(this.database.db, sponsorFid);
-      if (credits === undefined) throw badInput(`fid ${sponsorFid} is not signed up as a sponsor`);
-      if (credits < MIN_SPONSOR_CREDITS)
-        throw new ClientApiError(
-          "payment_required",
-          `sponsor fid ${sponsorFid} has ${credits} credits; sponsoring needs at least ${MIN_SPONSOR_CREDITS}`,
-        );
+      await this.sponsors.assertCanSponsor(sponsorFid);
     }
 
-    const now = this.options.nowSeconds();
+    const now = this.ctx.nowSeconds();
     const same = { request_fid: requestFid, key: key.toLowerCase(), deadline, signature };
     const token = await serializedTransaction(
-      this.database,
+      this.ctx.database,
       `api:key-request:${requestFid}:${same.key}`,
       async (trx) => {
         const earlier = await keyRequestStore.sameKeyRequest(trx, same);
@@ -168,7 +158,7 @@ export class KeyRequests {
         return token;
       },
     );
-    return this.render((await keyRequestStore.getKeyRequest(this.database.db, token))!);
+    return this.render((await keyRequestStore.getKeyRequest(this.ctx.database.db, token))!);
   }
 
   /** The request, after checking the chain if its key add is still pending. */
@@ -176,7 +166,7 @@ export class KeyRequests {
     let row = await this.existing(token);
     if (row.state === "approved") {
       await this.keyAdds.advance(row);
-      row = (await keyRequestStore.getKeyRequest(this.database.db, token))!;
+      row = (await keyRequestStore.getKeyRequest(this.ctx.database.db, token))!;
     }
     return this.render(row);
   }
@@ -189,8 +179,8 @@ export class KeyRequests {
     const row = await this.existing(token);
     this.assertApprovable(row);
     const owner = await this.custodyOf(fid, "fid");
-    const nonce = await keyRequestStore.gatewayNonce(this.database.db, owner);
-    const deadline = Math.min(this.options.nowSeconds() + APPROVAL_WINDOW_SECONDS, row.deadline);
+    const nonce = await keyRequestStore.gatewayNonce(this.ctx.database.db, owner);
+    const deadline = Math.min(this.ctx.nowSeconds() + APPROVAL_WINDOW_SECONDS, row.deadline);
     const typedData = approvalTypedData(
       this.options.naming,
       approvalAdd(row, owner, nonce, deadline),
@@ -205,7 +195,7 @@ export class KeyRequests {
    * (see KeyAdds). If the chain refuses, the approval is undone.
    */
   async approve(input: Approval): Promise<SignedKeyRequestJson> {
-    const deadline = futureDeadline(input.deadline, "deadline", this.options.nowSeconds());
+    const deadline = futureDeadline(input.deadline, "deadline", this.ctx.nowSeconds());
     const signature = parseSignature(input.signature, "signature");
     const row = await this.existing(input.token);
     this.assertApprovable(row);
@@ -222,9 +212,9 @@ export class KeyRequests {
         `signature is not a key gateway Add signature by the custody address of fid ${input.fid} for this request, nonce and deadline (sign the typed data from GET /v2/signed-key-request/approval as it is)`,
       );
 
-    const now = this.options.nowSeconds();
+    const now = this.ctx.nowSeconds();
     const claimed = await serializedTransaction(
-      this.database,
+      this.ctx.database,
       `api:key-request:${row.token}`,
       async (trx) => {
         const moved = await keyRequestStore.moveKeyRequest(trx, row.token, "pending", {
@@ -247,7 +237,7 @@ export class KeyRequests {
       },
     );
     await this.keyAdds.submit(claimed);
-    return this.render((await keyRequestStore.getKeyRequest(this.database.db, row.token))!);
+    return this.render((await keyRequestStore.getKeyRequest(this.ctx.database.db, row.token))!);
   }
 
   /** For the background loop: completes mined key adds, resolves cut-off approvals. */
@@ -259,10 +249,10 @@ export class KeyRequests {
   /** For the background loop: deletes requests expired longer ago than the retention. */
   async deleteExpired(): Promise<void> {
     const deleted = await keyRequestStore.deleteKeyRequestsBefore(
-      this.database.db,
-      this.options.nowSeconds() - this.options.retentionSeconds,
+      this.ctx.database.db,
+      this.ctx.nowSeconds() - this.options.retentionSeconds,
     );
-    if (deleted > 0) this.options.logger.info({ deleted }, "deleted expired signed key requests");
+    if (deleted > 0) this.ctx.logger.info({ deleted }, "deleted expired signed key requests");
   }
 
   private async chargeSponsor(trx: ApiDb, row: KeyRequestRow, now: number): Promise<number> {
@@ -281,7 +271,7 @@ export class KeyRequests {
       throw conflict(`this signed key request is being approved by fid ${row.user_fid}`);
     if (row.state !== "pending")
       throw conflict(`this signed key request is already ${row.state} (approved by fid ${row.user_fid})`);
-    if (row.deadline < this.options.nowSeconds())
+    if (row.deadline < this.ctx.nowSeconds())
       throw conflict(
         `this signed key request expired at ${new Date(row.deadline * 1000).toISOString()}; the app must make a new one`,
       );
@@ -289,7 +279,7 @@ export class KeyRequests {
 
   private async existing(token: string): Promise<KeyRequestRow> {
     checkToken(token);
-    const row = await keyRequestStore.getKeyRequest(this.database.db, token.toLowerCase());
+    const row = await keyRequestStore.getKeyRequest(this.ctx.database.db, token.toLowerCase());
     if (!row) throw notFound(`No signed key request found with token ${token}`);
     return row;
   }
@@ -299,7 +289,7 @@ export class KeyRequests {
     try {
       custody = await this.options.chain.custodyOf(fid);
     } catch (error) {
-      throw chainFailure(error, `the custody address of fid ${fid}`, this.options.logger);
+      throw chainFailure(error, `the custody address of fid ${fid}`, this.ctx.logger);
     }
     if (custody === undefined) throw badInput(`${field} ${fid} is not a registered fid`);
     return custody;

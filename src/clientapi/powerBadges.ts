@@ -1,10 +1,9 @@
-import type { Logger } from "../http/index.js";
-import { type Database, serializedTransaction } from "../storage/index.js";
+import { serializedTransaction } from "../storage/index.js";
 import type { ActivitySource } from "./activity.js";
+import type { ApiContext } from "./context.js";
 import { notFound } from "./errors.js";
 import { lastSlot, nextSlot } from "./schedule.js";
 import * as powerBadgeStore from "./powerBadgeStore.js";
-import type { ApiTables } from "./tables.js";
 
 /**
  * The badge rule: a fid earns the badge when at least `minReactors` distinct other fids reacted to
@@ -47,23 +46,21 @@ export class PowerBadges {
   private retryAt = 0;
 
   constructor(
-    private readonly database: Database<ApiTables>,
+    private readonly ctx: ApiContext,
     private readonly activity: ActivitySource,
     readonly rule: PowerBadgeRule,
-    private readonly nowSeconds: () => number,
-    private readonly logger: Logger,
   ) {}
 
   holders(): Promise<number[]> {
-    return powerBadgeStore.powerBadgeHolders(this.database.db);
+    return powerBadgeStore.powerBadgeHolders(this.ctx.database.db);
   }
 
   async state(): Promise<PowerBadgeState> {
     const [holders, computed, overrides, last] = await Promise.all([
-      powerBadgeStore.powerBadgeHolders(this.database.db),
-      powerBadgeStore.computedBadges(this.database.db),
-      powerBadgeStore.badgeOverrides(this.database.db),
-      powerBadgeStore.lastBadgeRun(this.database.db),
+      powerBadgeStore.powerBadgeHolders(this.ctx.database.db),
+      powerBadgeStore.computedBadges(this.ctx.database.db),
+      powerBadgeStore.badgeOverrides(this.ctx.database.db),
+      powerBadgeStore.lastBadgeRun(this.ctx.database.db),
     ]);
     return {
       holders,
@@ -72,25 +69,25 @@ export class PowerBadges {
       grants: overrides.filter((o) => o.granted === 1).map((o) => o.fid),
       revocations: overrides.filter((o) => o.granted === 0).map((o) => o.fid),
       lastRun: last ? { slot: last.slot, ranAt: last.ran_at, computedCount: last.computed_count } : null,
-      nextRun: nextSlot(this.nowSeconds()),
+      nextRun: nextSlot(this.ctx.nowSeconds()),
     };
   }
 
   async grant(fid: number): Promise<void> {
-    await serializedTransaction(this.database, "api:power-badges", (trx) =>
-      powerBadgeStore.setBadgeOverride(trx, fid, true, this.nowSeconds()),
+    await serializedTransaction(this.ctx.database, "api:power-badges", (trx) =>
+      powerBadgeStore.setBadgeOverride(trx, fid, true, this.ctx.nowSeconds()),
     );
   }
 
   async revoke(fid: number): Promise<void> {
-    await serializedTransaction(this.database, "api:power-badges", (trx) =>
-      powerBadgeStore.setBadgeOverride(trx, fid, false, this.nowSeconds()),
+    await serializedTransaction(this.ctx.database, "api:power-badges", (trx) =>
+      powerBadgeStore.setBadgeOverride(trx, fid, false, this.ctx.nowSeconds()),
     );
   }
 
   /** Drops the operator's word on `fid`, leaving it to the rule. */
   async clearOverride(fid: number): Promise<void> {
-    const cleared = await serializedTransaction(this.database, "api:power-badges", (trx) =>
+    const cleared = await serializedTransaction(this.ctx.database, "api:power-badges", (trx) =>
       powerBadgeStore.clearBadgeOverride(trx, fid),
     );
     if (!cleared) throw notFound(`fid ${fid} has no power badge grant or revocation`);
@@ -103,30 +100,30 @@ export class PowerBadges {
 
   /** Runs the most recent slot if no process has run it yet. Never throws; failures are retried. */
   async checkSchedule(): Promise<void> {
-    const now = this.nowSeconds();
+    const now = this.ctx.nowSeconds();
     const slot = lastSlot(now);
     if (slot === this.checkedSlot || now < this.retryAt) return;
     try {
-      if (!(await powerBadgeStore.hasBadgeRun(this.database.db, slot))) {
+      if (!(await powerBadgeStore.hasBadgeRun(this.ctx.database.db, slot))) {
         const run = await this.run(slot);
-        if (run) this.logger.info({ slot, computed: run.computedCount }, "power badges recalculated");
+        if (run) this.ctx.logger.info({ slot, computed: run.computedCount }, "power badges recalculated");
       }
       this.checkedSlot = slot;
     } catch (error) {
       this.retryAt = now + RETRY_AFTER_FAILURE_SECONDS;
-      this.logger.warn({ err: error, slot }, "power badge recalculation failed; will retry");
+      this.ctx.logger.warn({ err: error, slot }, "power badge recalculation failed; will retry");
     }
   }
 
   /** Undefined when another process ran the slot meanwhile. */
   private async run(slot: number | null): Promise<PowerBadgeRun | undefined> {
-    const ranAt = this.nowSeconds();
+    const ranAt = this.ctx.nowSeconds();
     const reactors = await this.activity.reactorsByAuthor(ranAt - this.rule.windowDays * 86_400);
     const earned = [...reactors]
       .filter(([, count]) => count >= this.rule.minReactors)
       .map(([fid]) => fid)
       .sort((a, b) => a - b);
-    return serializedTransaction(this.database, "api:power-badges", async (trx) => {
+    return serializedTransaction(this.ctx.database, "api:power-badges", async (trx) => {
       if (slot !== null && (await powerBadgeStore.hasBadgeRun(trx, slot))) return undefined;
       await powerBadgeStore.replaceComputedBadges(trx, earned, slot, ranAt);
       return { slot, ranAt, computedCount: earned.length };

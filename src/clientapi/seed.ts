@@ -132,13 +132,13 @@ const SPONSOR = { fid: 1, credits: 1000 };
  * so restarting with the flag changes nothing and never resets a sponsor's balance.
  */
 export async function seedDemo(service: ClientApiService, now: () => number): Promise<void> {
-  const { directory, powerBadges } = service;
+  const { channels, follows, actions, blocks, sponsors, powerBadges } = service;
   const today = Math.floor(now() / 1000);
 
-  const existingChannels = new Set((await directory.allChannels()).map((channel) => channel.id));
+  const existingChannels = new Set((await channels.all()).map((channel) => channel.id));
   for (const [index, { ageDays, url, ...channel }] of CHANNELS.entries()) {
     if (!existingChannels.has(channel.id)) {
-      await directory.createChannel({
+      await channels.create({
         ...channel,
         url: url ?? `${HOST}/channel/${channel.id}`,
         imageUrl: `${HOST}/channel/${channel.id}/avatar.png`,
@@ -149,37 +149,37 @@ export async function seedDemo(service: ClientApiService, now: () => number): Pr
     for (let fid = 1; fid <= followers; fid++) {
       // Spread over the channel's life, newer fids following later.
       const followedAt = today - Math.floor((ageDays * DAY * (followers - fid + 1)) / (followers + 1));
-      await directory.follow(channel.id, fid, followedAt);
+      await follows.follow(channel.id, fid, followedAt);
     }
   }
 
   const existingActions = new Map(
-    (await directory.actions()).map((action) => [`${action.type} ${action.actionUrl}`, action]),
+    (await actions.list()).map((action) => [`${action.type} ${action.actionUrl}`, action]),
   );
   for (const [index, action] of [...CAST_ACTIONS, ...COMPOSER_ACTIONS].entries()) {
     let record = existingActions.get(`${action.type} ${action.actionUrl}`);
     if (!record) {
-      record = await directory.registerAction(action);
+      record = await actions.register(action);
       const featured = FEATURED.indexOf(action.name);
-      if (action.type === "composer" && featured >= 0) await directory.feature(record.id, featured + 1);
+      if (action.type === "composer" && featured >= 0) await actions.feature(record.id, featured + 1);
     }
-    for (let fid = 1; fid <= (INSTALLS[index] ?? 0); fid++) await directory.install(record.id, fid);
+    for (let fid = 1; fid <= (INSTALLS[index] ?? 0); fid++) await actions.install(record.id, fid);
   }
 
   for (const [blocker, blocked, daysAgo] of BLOCKS)
-    await directory.block(blocker, blocked, today - daysAgo * DAY);
+    await blocks.block(blocker, blocked, today - daysAgo * DAY);
 
   const state = await powerBadges.state();
   for (const fid of POWER_BADGES) {
     if (!state.grants.includes(fid) && !state.revocations.includes(fid)) await powerBadges.grant(fid);
   }
 
-  const signedUp = await directory.sponsor(SPONSOR.fid).then(
+  const signedUp = await sponsors.get(SPONSOR.fid).then(
     () => true,
     (error: unknown) => {
       if (error instanceof ClientApiError && error.code === "not_found") return false;
       throw error;
     },
   );
-  if (!signedUp) await directory.setSponsorCredits(SPONSOR.fid, SPONSOR.credits);
+  if (!signedUp) await sponsors.setCredits(SPONSOR.fid, SPONSOR.credits);
 }

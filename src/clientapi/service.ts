@@ -4,17 +4,30 @@ import type { Logger } from "../http/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { Database } from "../storage/index.js";
 import type { ActivitySource } from "./activity.js";
+import { Actions } from "./actions.js";
+import { Blocks } from "./blocks.js";
+import { ChannelCache } from "./channelCache.js";
+import { ChannelFollows } from "./channelFollows.js";
+import { Channels } from "./channels.js";
+import type { ApiContext } from "./context.js";
 import { Cursors } from "./cursor.js";
-import { Directory } from "./directory.js";
 import { type KeyRequestLimits, KeyRequestLimiter } from "./keyRequestLimits.js";
 import { KeyRequests } from "./keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
 import * as settingStore from "./settingStore.js";
+import { Sponsors } from "./sponsors.js";
 import type { ApiTables } from "./tables.js";
 
-/** The client API's rules, without HTTP: what routes, the seed, benchmarks and other parts call. */
+/**
+ * The client API's rules, without HTTP, one domain each: what routes, the seed, benchmarks and other
+ * parts call. Every write is one transaction, checked before anything is written.
+ */
 export interface ClientApiService {
-  directory: Directory;
+  channels: Channels;
+  follows: ChannelFollows;
+  blocks: Blocks;
+  actions: Actions;
+  sponsors: Sponsors;
   powerBadges: PowerBadges;
   keyRequests: KeyRequests;
 }
@@ -37,13 +50,24 @@ export interface ServiceOptions {
 }
 
 export async function createService(options: ServiceOptions): Promise<ClientApiService> {
-  const { database, logger } = options;
-  const nowSeconds = () => Math.floor(options.now() / 1000);
-  const cursors = new Cursors(await settingStore.cursorKey(database.db));
+  const { database } = options;
+  const ctx: ApiContext = {
+    database,
+    nowSeconds: () => Math.floor(options.now() / 1000),
+    cursors: new Cursors(await settingStore.cursorKey(database.db)),
+    logger: options.logger,
+  };
+  // One cache for both domains that render channels, so a change seen by one is seen by the other.
+  const channelCache = new ChannelCache(database.db);
+  const sponsors = new Sponsors(ctx);
   return {
-    directory: new Directory(database, cursors, nowSeconds),
-    powerBadges: new PowerBadges(database, options.activity, options.powerBadgeRule, nowSeconds, logger),
-    keyRequests: new KeyRequests(database, {
+    channels: new Channels(ctx, channelCache),
+    follows: new ChannelFollows(ctx, channelCache),
+    blocks: new Blocks(ctx),
+    actions: new Actions(ctx),
+    sponsors,
+    powerBadges: new PowerBadges(ctx, options.activity, options.powerBadgeRule),
+    keyRequests: new KeyRequests(ctx, sponsors, {
       chain: options.chain,
       naming: options.naming,
       deeplinkScheme: options.deeplinkScheme,
@@ -52,8 +76,6 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
       keyGatewayContract: options.keyGatewayContract,
       limits: new KeyRequestLimiter(options.keyRequestLimits, options.now),
       retentionSeconds: options.keyRequestRetentionSeconds,
-      nowSeconds,
-      logger,
     }),
   };
 }

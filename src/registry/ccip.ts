@@ -7,7 +7,7 @@ import {
   toFunctionSelector,
   zeroAddress,
 } from "viem";
-import { CcipError } from "./errors.js";
+import { RegistryError } from "./errors.js";
 import type { ResolvedName } from "./service.js";
 
 /**
@@ -30,11 +30,11 @@ function firstLabel(name: Hex): string {
   const bytes = hexToBytes(name);
   if (bytes.length === 0) return "";
   const length = bytes[0]!;
-  if (1 + length > bytes.length) throw new CcipError(400, INVALID);
+  if (1 + length > bytes.length) throw new RegistryError("bad_request", INVALID);
   try {
     return new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(1, 1 + length));
   } catch {
-    throw new CcipError(400, INVALID);
+    throw new RegistryError("bad_request", INVALID);
   }
 }
 
@@ -42,7 +42,7 @@ function decode(callData: Hex) {
   try {
     return decodeFunctionData({ abi: GATEWAY_ABI, data: callData });
   } catch {
-    throw new CcipError(400, INVALID);
+    throw new RegistryError("bad_request", INVALID);
   }
 }
 
@@ -51,10 +51,10 @@ export async function answerGatewayCall(
   callData: Hex,
   resolve: (name: string) => Promise<ResolvedName | undefined>,
 ): Promise<Hex> {
-  if (callData.length < 10) throw new CcipError(400, INVALID);
+  if (callData.length < 10) throw new RegistryError("bad_request", INVALID);
   const selector = callData.slice(0, 10).toLowerCase();
   if (selector !== RESOLVE && selector !== MULTICALL) {
-    throw new CcipError(404, `No implementation for function with selector ${selector}`);
+    throw new RegistryError("not_found", `No implementation for function with selector ${selector}`);
   }
   const call = decode(callData);
   if (call.functionName === "multicall") {

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Hex } from "viem";
 import { clientAddressKey } from "../http/index.js";
 import { answerGatewayCall } from "./ccip.js";
-import { CcipError } from "./errors.js";
+import { RegistryError } from "./errors.js";
 import type { RateLimiter } from "../http/index.js";
 import type { RegistryService } from "./service.js";
 
@@ -27,7 +27,8 @@ export interface CcipRoutesOptions {
 /**
  * The CCIP-read gateway, mounted at /ccip: the EIP-3668 GET form `/{sender}/{callData}.json` and the
  * POST form `{sender, data}`. It answers in its library's shape, `{"data"}` or `{"message"}`, so it
- * keeps an error handler of its own. `sender` is not checked against the resolver, as in the reference.
+ * keeps an error handler of its own, which renders the registry's errors in that shape. `sender` is
+ * not checked against the resolver, as in the reference.
  */
 export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { service, lookups }) => {
   /**
@@ -39,7 +40,11 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
     return (name: string) => {
       const wait = lookups?.waitSeconds(client) ?? 0;
       if (wait > 0) {
-        throw new CcipError(429, `too many name lookups from this address; try again in ${wait} s`, wait);
+        throw new RegistryError(
+          "rate_limited",
+          `too many name lookups from this address; try again in ${wait} s`,
+          wait,
+        );
       }
       lookups?.take(client);
       return service.resolveName(name);
@@ -47,9 +52,9 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
   };
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    if (error instanceof CcipError) {
+    if (error instanceof RegistryError) {
       if (error.retryAfter !== undefined) void reply.header("retry-after", String(error.retryAfter));
-      return reply.code(error.statusCode).send({ message: error.message });
+      return reply.code(error.statusCode).send({ message: error.detail ?? error.code });
     }
     const status = error.statusCode ?? 500;
     if (error.validation || (status >= 400 && status < 500)) {

@@ -3,7 +3,8 @@ import type { ErrorReply, ErrorShape } from "../http/index.js";
 /**
  * Every refusal of the registry's API, by code. The reference's ten POST /transfers validation codes
  * (uppercase) answer 400 `{"error":"Validation failure","code":…}` (a closed set clients match on);
- * castnet's own codes (lowercase) answer `{"error":"<sentence>"}` with their status.
+ * castnet's own codes (lowercase) answer `{"error":"<sentence>"}` with their status, or, from the
+ * CCIP-read gateway, `{"message":"<sentence>"}` (src/registry/ccipRoutes.ts).
  */
 const STATUS = {
   UNAUTHORIZED: 400,
@@ -68,16 +69,3 @@ export const registryErrors: ErrorShape = {
   },
   internal: () => reply(500, "Internal server error"),
 };
-
-/** The CCIP-read gateway keeps its library's error body: `{"message": "<sentence>"}`. */
-export class CcipError extends Error {
-  override name = "CcipError";
-  constructor(
-    readonly statusCode: 400 | 404 | 429,
-    message: string,
-    /** Seconds, for 429. */
-    readonly retryAfter?: number,
-  ) {
-    super(message);
-  }
-}

@@ -340,12 +340,12 @@ for (const engine of await testEngines()) {
         const renamed = (await get("/v1/user-following-channels?fid=1")).body.result.channels;
         assert.equal(renamed[0].name, "Reading room");
         const other = await h.restart();
-        await other.service.directory.follow("books", 77, NOW - 5);
-        await other.service.directory.updateChannel("books", { description: "Lists and reviews" });
+        await other.service.follows.follow("books", 77, NOW - 5);
+        await other.service.channels.update("books", { description: "Lists and reviews" });
         const after = (await get("/v1/user-following-channels?fid=1")).body.result.channels;
         assert.equal(after[0].followerCount, 2);
         assert.equal(after[0].description, "Lists and reviews");
-        await other.service.directory.unfollow("books", 77);
+        await other.service.follows.unfollow("books", 77);
         assert.equal(
           (await get("/v1/user-following-channels?fid=1")).body.result.channels[0].followerCount,
           1,
@@ -755,7 +755,7 @@ for (const engine of await testEngines()) {
       const again = await h.restart({ seed: "demo" });
       const url = await again.app.listen({ host: "127.0.0.1", port: 0 });
       assert.deepEqual(await snapshot(url), first);
-      assert.equal((await again.service.directory.sponsor(1)).credits, 1000);
+      assert.equal((await again.service.sponsors.get(1)).credits, 1000);
     });
   });
 }

@@ -1065,7 +1065,7 @@ function routes(fx: Fixtures): Route[] {
       bodyLimit: 8 * 1024 * 1024,
     },
 
-    // Client API (src/clientapi/routes.ts, operatorRoutes.ts)
+    // Client API (src/clientapi/routes/)
     api("GET", "/v2/all-channels"),
     api("GET", "/v1/channel", { query: { channelId: { kind: "text", valid: "welcome", required: true } } }),
     api("GET", "/v1/channel-followers", {

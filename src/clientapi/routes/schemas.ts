@@ -1,5 +1,5 @@
 /** JSON schemas shared by the public and operator routes (request validation and fast, exact output). */
-import { MAX_PAGE_SIZE } from "./paging.js";
+import { MAX_PAGE_SIZE } from "../paging.js";
 
 /** A closed object: only the listed properties. */
 export const object = (properties: Record<string, unknown>, required: string[] = []) => ({
@@ -122,3 +122,7 @@ export function envelope(result: object, paginated = false, status: 200 | 201 = 
 export function result(properties: Record<string, unknown>, required = Object.keys(properties)) {
   return { type: "object", properties, required };
 }
+
+/** Operator input: non-empty text up to `maxLength`, and URLs. */
+export const text = (maxLength: number) => ({ type: "string", minLength: 1, maxLength });
+export const url = text(2048);

@@ -1,0 +1,111 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { NewAction } from "../actions.js";
+import type { PageQuery } from "../paging.js";
+import { type Params, operatorRoute, params } from "./operator.js";
+import type { ClientApiRoutesOptions } from "./options.js";
+import { paged } from "./paged.js";
+import * as s from "./schemas.js";
+
+const actionList = s.envelope(s.result({ actions: { type: "array", items: s.action } }), true);
+const actionParams = params({ actionId: s.fid });
+const installParams = params({ actionId: s.fid, fid: s.fid });
+const actionReply = s.envelope(s.result({ action: s.actionRecord }));
+
+/** Cast and composer actions: the discover lists and the operator's writes. */
+export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
+  app,
+  { service: { actions }, adminToken },
+) => {
+  const operator = operatorRoute(adminToken);
+
+  app.get<{ Querystring: PageQuery & { list: "top" } }>(
+    "/v2/discover-actions",
+    {
+      schema: {
+        querystring: s.object({ list: { type: "string", enum: ["top"] }, ...s.paging }, ["list"]),
+        response: actionList,
+      },
+    },
+    async (request) => {
+      const { list: _list, ...page } = request.query;
+      return paged(await actions.top("cast", page), (items) => ({ actions: items }));
+    },
+  );
+
+  app.get<{ Querystring: PageQuery & { list: "top" | "featured" } }>(
+    "/v2/discover-composer-actions",
+    {
+      schema: {
+        querystring: s.object({ list: { type: "string", enum: ["top", "featured"] }, ...s.paging }, ["list"]),
+        response: actionList,
+      },
+    },
+    async (request) => {
+      const { list, ...page } = request.query;
+      const found = list === "featured" ? await actions.featured(page) : await actions.top("composer", page);
+      return paged(found, (items) => ({ actions: items }));
+    },
+  );
+
+  app.get(
+    "/v1/admin/actions",
+    operator({ response: s.envelope(s.result({ actions: { type: "array", items: s.actionRecord } })) }),
+    async () => ({ result: { actions: await actions.list() } }),
+  );
+
+  app.post<{ Body: NewAction }>(
+    "/v1/admin/actions",
+    operator({
+      body: s.object(
+        {
+          type: { type: "string", enum: ["cast", "composer"] },
+          name: s.text(30),
+          icon: { type: "string", maxLength: 40 },
+          description: s.text(80),
+          aboutUrl: s.url,
+          actionUrl: s.url,
+          postUrl: s.url,
+          imageUrl: s.url,
+        },
+        ["type", "name", "icon", "description", "aboutUrl", "actionUrl"],
+      ),
+      response: s.envelope(s.result({ action: s.actionRecord }), false, 201),
+    }),
+    async (request, reply) =>
+      reply.code(201).send({ result: { action: await actions.register(request.body) } }),
+  );
+
+  app.put<Params<{ actionId: number; fid: number }>>(
+    "/v1/admin/actions/:actionId/installs/:fid",
+    operator({ params: installParams, response: actionReply }),
+    async (request) => ({
+      result: { action: await actions.install(request.params.actionId, request.params.fid) },
+    }),
+  );
+
+  app.delete<Params<{ actionId: number; fid: number }>>(
+    "/v1/admin/actions/:actionId/installs/:fid",
+    operator({ params: installParams, response: actionReply }),
+    async (request) => ({
+      result: { action: await actions.uninstall(request.params.actionId, request.params.fid) },
+    }),
+  );
+
+  app.put<Params<{ actionId: number }> & { Body: { rank?: number } | undefined }>(
+    "/v1/admin/actions/:actionId/featured",
+    operator({
+      params: actionParams,
+      body: s.object({ rank: { type: "integer", minimum: 1, maximum: 1_000_000 } }),
+      response: actionReply,
+    }),
+    async (request) => ({
+      result: { action: await actions.feature(request.params.actionId, request.body?.rank) },
+    }),
+  );
+
+  app.delete<Params<{ actionId: number }>>(
+    "/v1/admin/actions/:actionId/featured",
+    operator({ params: actionParams, response: actionReply }),
+    async (request) => ({ result: { action: await actions.unfeature(request.params.actionId) } }),
+  );
+};

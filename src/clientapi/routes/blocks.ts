@@ -1,0 +1,59 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { PageQuery } from "../paging.js";
+import { type Params, operatorRoute, params } from "./operator.js";
+import type { ClientApiRoutesOptions } from "./options.js";
+import { paged } from "./paged.js";
+import * as s from "./schemas.js";
+
+const blockParams = params({ blockerFid: s.fid, blockedFid: s.fid });
+
+/** Blocks: the public list and the operator's blocks and unblocks. */
+export const blockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
+  app,
+  { service: { blocks }, adminToken },
+) => {
+  const operator = operatorRoute(adminToken);
+
+  // The reference documented /v1/blocked-users first and moved it to /fc/blocked-users later; both answer.
+  for (const path of ["/v1/blocked-users", "/fc/blocked-users"]) {
+    app.get<{ Querystring: PageQuery & { blockerFid?: number } }>(
+      path,
+      {
+        schema: {
+          querystring: s.object({ blockerFid: s.fid, ...s.paging }),
+          response: s.envelope(s.result({ blockedUsers: { type: "array", items: s.blockedUser } }), true),
+        },
+      },
+      async (request) => {
+        const { blockerFid, ...page } = request.query;
+        return paged(await blocks.list(blockerFid, page), (blockedUsers) => ({ blockedUsers }));
+      },
+    );
+  }
+
+  app.put<Params<{ blockerFid: number; blockedFid: number }> & { Body: { createdAt?: number } | undefined }>(
+    "/v1/admin/blocks/:blockerFid/:blockedFid",
+    operator({
+      params: blockParams,
+      body: s.object({ createdAt: s.unixSeconds }),
+      response: s.envelope(s.result({ blockedUser: s.blockedUser })),
+    }),
+    async (request) => ({
+      result: {
+        blockedUser: await blocks.block(
+          request.params.blockerFid,
+          request.params.blockedFid,
+          request.body?.createdAt,
+        ),
+      },
+    }),
+  );
+
+  app.delete<Params<{ blockerFid: number; blockedFid: number }>>(
+    "/v1/admin/blocks/:blockerFid/:blockedFid",
+    operator({ params: blockParams, response: s.envelope(s.result({ blocked: { type: "boolean" } })) }),
+    async (request) => ({
+      result: await blocks.unblock(request.params.blockerFid, request.params.blockedFid),
+    }),
+  );
+};

@@ -1,0 +1,151 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ChannelFields, NewChannel } from "../channels.js";
+import type { PageQuery } from "../paging.js";
+import { type Params, operatorRoute, params } from "./operator.js";
+import type { ClientApiRoutesOptions } from "./options.js";
+import { paged } from "./paged.js";
+import * as s from "./schemas.js";
+
+const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
+const fidList = { type: "array", items: s.fid, maxItems: 1000 };
+
+const optionalChannelFields = {
+  description: nullable(s.text(1024)),
+  descriptionMentions: nullable(fidList),
+  descriptionMentionsPositions: nullable({ type: "array", items: s.count, maxItems: 1000 }),
+  headerImageUrl: nullable(s.url),
+  leadFid: nullable(s.fid),
+  moderatorFid: nullable(s.fid),
+  moderatorFids: nullable(fidList),
+  memberCount: nullable(s.count),
+  pinnedCastHash: nullable(s.text(42)),
+  publicCasting: nullable({ type: "boolean" }),
+  externalLink: nullable(s.object({ title: s.text(100), url: s.url }, ["title", "url"])),
+};
+const requiredChannelFields = { url: s.url, name: s.text(64), imageUrl: s.url };
+
+const channelReply = s.envelope(s.result({ channel: s.channel }));
+const followReply = s.envelope(
+  s.result({ following: { type: "boolean" }, followedAt: { type: "integer" } }, ["following"]),
+);
+
+/** Channels and their followers: the public reads and the operator's writes. */
+export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
+  app,
+  { service: { channels, follows }, adminToken },
+) => {
+  const operator = operatorRoute(adminToken);
+
+  app.get(
+    "/v2/all-channels",
+    {
+      schema: {
+        querystring: s.object({}),
+        response: s.envelope(s.result({ channels: { type: "array", items: s.channel } })),
+      },
+    },
+    async () => ({ result: { channels: await channels.all() } }),
+  );
+
+  app.get<{ Querystring: { channelId: string } }>(
+    "/v1/channel",
+    { schema: { querystring: s.object({ channelId: s.channelId }, ["channelId"]), response: channelReply } },
+    async (request) => ({ result: { channel: await channels.get(request.query.channelId) } }),
+  );
+
+  app.get<{ Querystring: PageQuery & { channelId: string } }>(
+    "/v1/channel-followers",
+    {
+      schema: {
+        querystring: s.object({ channelId: s.channelId, ...s.paging }, ["channelId"]),
+        response: s.envelope(
+          s.result({
+            users: {
+              type: "array",
+              items: s.result({ fid: { type: "integer" }, followedAt: { type: "integer" } }),
+            },
+            // Deprecated by the reference in favour of users; same fids, same order.
+            fids: { type: "array", items: { type: "integer" } },
+          }),
+          true,
+        ),
+      },
+    },
+    async (request) => {
+      const { channelId, ...page } = request.query;
+      return paged(await follows.followers(channelId, page), (users) => ({
+        users,
+        fids: users.map((user) => user.fid),
+      }));
+    },
+  );
+
+  app.get<{ Querystring: PageQuery & { fid: number } }>(
+    "/v1/user-following-channels",
+    {
+      schema: {
+        querystring: s.object({ fid: s.fid, ...s.paging }, ["fid"]),
+        response: s.envelope(s.result({ channels: { type: "array", items: s.followedChannel } }), true),
+      },
+    },
+    async (request) => {
+      const { fid, ...page } = request.query;
+      return paged(await follows.followedChannels(fid, page), (items) => ({ channels: items }));
+    },
+  );
+
+  app.get<{ Querystring: { fid: number; channelId: string } }>(
+    "/v1/user-channel",
+    {
+      schema: {
+        querystring: s.object({ fid: s.fid, channelId: s.channelId }, ["fid", "channelId"]),
+        response: followReply,
+      },
+    },
+    async (request) => ({ result: await follows.status(request.query.fid, request.query.channelId) }),
+  );
+
+  app.post<{ Body: NewChannel }>(
+    "/v1/admin/channels",
+    operator({
+      body: s.object(
+        { id: s.channelId, ...requiredChannelFields, ...optionalChannelFields, createdAt: s.unixSeconds },
+        ["id", ...Object.keys(requiredChannelFields)],
+      ),
+      response: s.envelope(s.result({ channel: s.channel }), false, 201),
+    }),
+    async (request, reply) =>
+      reply.code(201).send({ result: { channel: await channels.create(request.body) } }),
+  );
+
+  app.patch<Params<{ channelId: string }> & { Body: Partial<ChannelFields> }>(
+    "/v1/admin/channels/:channelId",
+    operator({
+      params: params({ channelId: s.channelId }),
+      body: { ...s.object({ ...requiredChannelFields, ...optionalChannelFields }), minProperties: 1 },
+      response: channelReply,
+    }),
+    async (request) => ({
+      result: { channel: await channels.update(request.params.channelId, request.body) },
+    }),
+  );
+
+  const followParams = params({ channelId: s.channelId, fid: s.fid });
+  app.put<Params<{ channelId: string; fid: number }> & { Body: { followedAt?: number } | undefined }>(
+    "/v1/admin/channels/:channelId/followers/:fid",
+    operator({
+      params: followParams,
+      body: s.object({ followedAt: s.unixSeconds }),
+      response: followReply,
+    }),
+    async (request) => ({
+      result: await follows.follow(request.params.channelId, request.params.fid, request.body?.followedAt),
+    }),
+  );
+
+  app.delete<Params<{ channelId: string; fid: number }>>(
+    "/v1/admin/channels/:channelId/followers/:fid",
+    operator({ params: followParams, response: followReply }),
+    async (request) => ({ result: await follows.unfollow(request.params.channelId, request.params.fid) }),
+  );
+};

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from "fastify";
+import { type Params, operatorRoute, params } from "./operator.js";
+import type { ClientApiRoutesOptions } from "./options.js";
+import * as s from "./schemas.js";
+
+const fidParams = params({ fid: s.fid });
+const sponsorReply = s.envelope(
+  s.result({ sponsor: s.result({ fid: { type: "integer" }, credits: { type: "integer" } }) }),
+);
+
+/** Sponsors' credits, for operators only. */
+export const sponsorRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
+  app,
+  { service: { sponsors }, adminToken },
+) => {
+  const operator = operatorRoute(adminToken);
+
+  app.get<Params<{ fid: number }>>(
+    "/v1/admin/sponsors/:fid",
+    operator({ params: fidParams, response: sponsorReply }),
+    async (request) => ({ result: { sponsor: await sponsors.get(request.params.fid) } }),
+  );
+
+  app.put<Params<{ fid: number }> & { Body: { credits: number } }>(
+    "/v1/admin/sponsors/:fid",
+    operator({
+      params: fidParams,
+      body: s.object({ credits: s.count }, ["credits"]),
+      response: sponsorReply,
+    }),
+    async (request) => ({
+      result: { sponsor: await sponsors.setCredits(request.params.fid, request.body.credits) },
+    }),
+  );
+};
