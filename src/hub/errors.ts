@@ -33,6 +33,11 @@ const STATUS_BY_CODE: Readonly<Record<HubErrorCode, number>> = {
   unknown: 500,
 };
 
+/** A read of something the hub does not hold. */
+export function notFound(what: string): HubError {
+  return new HubError("not_found", `${what} not found`);
+}
+
 /** A body the hub cannot read because of its content type: a parse failure, answered with 415. */
 export function unsupportedMediaType(message: string): HubError {
   return new HubError("bad_request.parse_failure", message, { httpStatus: 415 });
