@@ -1,40 +1,37 @@
 /**
  * The merge path. A submitted message is decoded, checked against the hub's state in the reference
- * hub's order (network, fid, signer, username, name-service proof), validated statelessly in the
+ * hub's order (stateChecks.ts: network, fid, signer, username, name-service proof), validated statelessly in the
  * verifier pool meanwhile, and then merged. Merges are committed in small groups: one transaction
  * for the messages that arrived while the previous one was committing, each message keeping its own
  * result. A message is acknowledged only once its transaction has committed and is durable; the
  * next group commits while the disk catches up with the previous one.
  */
-import { toHex } from "../protocol/hex.js";
 import { HubError } from "../protocol/errors.js";
-import { MessageType, UserDataType, type MessageData } from "../protocol/generated/message.js";
+import type { MessageData } from "../protocol/generated/message.js";
 import { writeMessageJson } from "../protocol/json/index.js";
-import { profileNames } from "../protocol/json/enums.js";
-import { decodeSubmitted, makeTsHash, type MessageWithData, requireData } from "../protocol/message.js";
+import { decodeSubmitted, makeTsHash, requireData } from "../protocol/message.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
 import { commitMerge, type Committed, type HubCore } from "./core.js";
 import { withBytes } from "./events.js";
 import type { FidRateLimit } from "./fidRateLimit.js";
 import { loadStorage, requireStorage } from "./limits.js";
-import { activeSigners, isActiveSigner, isRegisteredFid, registeredFids, signerId } from "./onchain.js";
-import { NameRecoveries } from "./nameRecovery.js";
+import { activeSigners, registeredFids, signerId } from "./onchain.js";
 import { mergeMessage } from "./stores/crdt.js";
 import { storeFor, storeTypeOf } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
 import { fidLock, nameLock } from "./locks.js";
-import { nameServiceProofError, usernameError } from "./names.js";
+import {
+  type CatchUp,
+  isAccountError,
+  needsNameCheck,
+  StateChecks,
+  unknownFid,
+  unknownSigner,
+} from "./stateChecks.js";
 import type { Verifier } from "./verify.js";
 
 /** A message that passed every check before its merge, with its JSON rendered once. */
 export type Accepted = Incoming;
-
-export interface EngineHooks {
-  /** Catches up with the chain (a key or fid may have just been mined). */
-  syncChain(): Promise<void>;
-  /** Fetches the registry's transfers of a name the hub has no proof for yet. */
-  recoverName(name: string): Promise<void>;
-}
 
 /**
  * Largest encoded message accepted, whatever route it came by: link compact states carry up to
@@ -60,10 +57,6 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-function isAccountError(error: HubError | undefined): boolean {
-  return error?.errCode === "bad_request.unknown_fid" || error?.errCode === "bad_request.unknown_signer";
-}
-
 export class MergeEngine {
   #queue: Waiting[] = [];
   #draining: Promise<void> | undefined;
@@ -74,14 +67,16 @@ export class MergeEngine {
   #gathered: (() => void) | undefined;
   /** Committed groups waiting for their commit to be durable before they are answered. */
   readonly #unanswered = new Set<Promise<void>>();
-  readonly #recoveries = new NameRecoveries();
+  readonly #checks: StateChecks;
 
   constructor(
     private readonly core: HubCore,
     private readonly verifier: Verifier,
-    private readonly hooks: EngineHooks,
+    private readonly hooks: CatchUp,
     private readonly rateLimit: FidRateLimit,
-  ) {}
+  ) {
+    this.#checks = new StateChecks(core, hooks);
+  }
 
   /** Checks a message and merges it; resolves once it is committed, throws HubError when refused. */
   async submit(bytes: Uint8Array): Promise<Accepted> {
@@ -92,7 +87,7 @@ export class MergeEngine {
   async validate(bytes: Uint8Array): Promise<Accepted> {
     const { accepted, statelessError } = await this.prepare(bytes, true);
     const message = accepted.message;
-    const stateError = await this.#checkStateAfterCatchUp(message, statelessError === undefined);
+    const stateError = await this.#checks.stateAfterCatchUp(message, statelessError === undefined);
     if (stateError !== undefined) throw stateError;
     if (statelessError !== undefined) throw statelessError;
     const data = message.data;
@@ -133,11 +128,11 @@ export class MergeEngine {
     // Awaited below; if an earlier check fails first, its verdict is dropped.
     stateless.catch(() => undefined);
     const data = message.data;
-    const networkError = this.#checkNetwork(data);
+    const networkError = this.#checks.network(data);
     if (networkError !== undefined) throw networkError;
     const statelessError = await stateless;
     if (needsNameCheck(data) && !forValidation) {
-      const error = await this.#checkStateAfterCatchUp(message, statelessError === undefined);
+      const error = await this.#checks.stateAfterCatchUp(message, statelessError === undefined);
       if (error !== undefined) throw error;
     }
     if (statelessError === undefined && !forValidation && storeTypeOf(data.type) === undefined) {
@@ -250,7 +245,7 @@ export class MergeEngine {
     for (const { prepared } of group) {
       const message = prepared.accepted.message;
       const fid = message.data.fid;
-      if (!registered.has(fid)) results.push(new HubError("bad_request.unknown_fid", `unknown fid: ${fid}`));
+      if (!registered.has(fid)) results.push(unknownFid(fid));
       else if (!active.has(signerId(fid, message.signer))) results.push(unknownSigner(message.signer, fid));
       else if (prepared.statelessError !== undefined) results.push(prepared.statelessError);
       else results.push(await this.#mergeWithinRate(ctx, prepared.accepted));
@@ -276,76 +271,6 @@ export class MergeEngine {
     this.rateLimit.consume(fid, ctx.nowMs);
     return undefined;
   }
-
-  #checkNetwork(data: MessageData): HubError | undefined {
-    if (data.network === this.core.network) return undefined;
-    const names = profileNames(this.core.profile).network;
-    return new HubError(
-      "bad_request.validation_failure",
-      `incorrect network: ${names[data.network] ?? data.network} (expected: ${names[this.core.network]})`,
-    );
-  }
-
-  /**
-   * `#checkState`, once more after catching up with the chain if the fid or signer was unknown. Only
-   * a `signed` message (one that passed the stateless checks) may make the hub catch up with the
-   * chain or the registry; an unsigned one gets the verdict of the hub's state as it is.
-   */
-  async #checkStateAfterCatchUp(message: MessageWithData, signed: boolean): Promise<HubError | undefined> {
-    const error = await this.#checkState(message, signed);
-    if (!signed || !isAccountError(error)) return error;
-    await this.hooks.syncChain();
-    return this.#checkState(message, signed);
-  }
-
-  /**
-   * Merge-engine checks before the stateless ones (docs/reference/protocol-rules.md §3, steps 1–6), without a lock.
-   * A name the hub holds no proof of is looked up at the registry if `mayRecover`, within the budget.
-   */
-  async #checkState(message: MessageWithData, mayRecover: boolean): Promise<HubError | undefined> {
-    const data = message.data;
-    const db = this.core.database.db;
-    if (!(await isRegisteredFid(db, data.fid)))
-      return new HubError("bad_request.unknown_fid", `unknown fid: ${data.fid}`);
-    if (!(await isActiveSigner(db, data.fid, message.signer))) return unknownSigner(message.signer, data.fid);
-    const username = data.userDataBody;
-    if (
-      data.type === MessageType.USER_DATA_ADD &&
-      username?.type === UserDataType.USERNAME &&
-      username.value !== ""
-    ) {
-      let error = await usernameError(db, data.fid, username.value);
-      if (
-        error !== undefined &&
-        mayRecover &&
-        !username.value.endsWith(".eth") &&
-        this.#recoveries.take(username.value, this.core.now())
-      ) {
-        await this.hooks.recoverName(username.value);
-        error = await usernameError(db, data.fid, username.value);
-      }
-      return error;
-    }
-    if (data.type === MessageType.USERNAME_PROOF && data.usernameProofBody !== undefined) {
-      return nameServiceProofError(db, data);
-    }
-    return undefined;
-  }
-}
-
-/** USERNAME user data and name-service proofs need checks that may reach the registry. */
-function needsNameCheck(data: MessageData): boolean {
-  return (
-    (data.type === MessageType.USER_DATA_ADD && data.userDataBody?.type === UserDataType.USERNAME) ||
-    data.type === MessageType.USERNAME_PROOF
-  );
-}
-
-function unknownSigner(signer: Uint8Array, fid: number): HubError {
-  return new HubError(
-    "bad_request.unknown_signer",
-    `invalid signer: signer ${toHex(signer)} not found for fid ${fid}`,
-  );
 }
 
 /** The locks a merge of this message needs: its fid, and what it may take from another fid. */

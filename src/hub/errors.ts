@@ -1,50 +1,58 @@
 /**
  * The hub's error shape: the reference's HubError body, `{errCode, presentable, name, code,
  * details, metadata: {errcode: [...]}}`, with honest HTTP statuses where the reference answers 400
- * to everything: 400 bad requests, 401 (with WWW-Authenticate) unauthenticated, 403 unauthorized,
- * 404 not found, 429 rate limits and 503 other unavailability, 500 for real faults.
+ * to everything: 400 bad requests (415 for an unreadable content type), 401 (with WWW-Authenticate)
+ * unauthenticated, 403 unauthorized, 404 not found, 501 not implemented, 503 unavailable (429 for
+ * a caller over a limit), 500 for real faults.
  */
 import type { ErrorReply, ErrorShape } from "../http/index.js";
 import { HubError, type HubErrorCode } from "../protocol/errors.js";
 
 const BASIC_CHALLENGE = 'Basic realm="castnet hub", charset="UTF-8"';
 
+/** The HTTP status of each errCode; a named refusal below may carry another. */
+const STATUS_BY_CODE: Readonly<Record<HubErrorCode, number>> = {
+  unauthenticated: 401,
+  unauthorized: 403,
+  bad_request: 400,
+  "bad_request.parse_failure": 400,
+  "bad_request.invalid_param": 400,
+  "bad_request.validation_failure": 400,
+  "bad_request.unknown_signer": 400,
+  "bad_request.duplicate": 400,
+  "bad_request.conflict": 400,
+  "bad_request.prunable": 400,
+  "bad_request.no_storage": 400,
+  "bad_request.unknown_fid": 400,
+  not_found: 404,
+  not_implemented: 501,
+  "not_implemented.deprecated": 501,
+  unavailable: 503,
+  "unavailable.network_failure": 503,
+  "unavailable.storage_failure": 503,
+  unknown: 500,
+};
+
+/** A read of something the hub does not hold. */
+export function notFound(what: string): HubError {
+  return new HubError("not_found", `${what} not found`);
+}
+
 /** A body the hub cannot read because of its content type: a parse failure, answered with 415. */
-export class UnsupportedMediaType extends HubError {
-  constructor(message: string) {
-    super("bad_request.parse_failure", message);
-  }
+export function unsupportedMediaType(message: string): HubError {
+  return new HubError("bad_request.parse_failure", message, { httpStatus: 415 });
 }
 
 /** A caller over one of its limits: unavailable, answered with 429. */
-export class TooManyRequests extends HubError {
-  constructor(message: string) {
-    super("unavailable", message);
-  }
-}
-
-/** A fid over its merge rate (docs/reference/protocol-rules.md §3 step 10). */
-export class RateLimited extends TooManyRequests {
-  constructor(fid: number) {
-    super(`rate limit exceeded for FID ${fid}`);
-  }
-}
-
-function statusOf(error: HubError): number {
-  if (error instanceof UnsupportedMediaType) return 415;
-  if (error instanceof TooManyRequests) return 429;
-  const code: HubErrorCode = error.errCode;
-  if (code === "not_found") return 404;
-  if (code === "unauthenticated") return 401;
-  if (code === "unauthorized") return 403;
-  if (code === "unavailable" || code.startsWith("unavailable.")) return 503;
-  if (code === "not_implemented" || code === "not_implemented.deprecated") return 501;
-  if (code === "unknown") return 500;
-  return 400;
+export function rateLimited(message: string): HubError {
+  return new HubError("unavailable", message, { httpStatus: 429 });
 }
 
 function hubErrorReply(error: HubError): ErrorReply {
-  const reply: ErrorReply = { statusCode: statusOf(error), body: error.toJSON() };
+  const reply: ErrorReply = {
+    statusCode: error.httpStatus ?? STATUS_BY_CODE[error.errCode],
+    body: error.toJSON(),
+  };
   if (error.errCode === "unauthenticated") reply.headers = { "www-authenticate": BASIC_CHALLENGE };
   return reply;
 }

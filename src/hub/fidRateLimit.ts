@@ -4,7 +4,8 @@
  * A window opens at the fid's first merge after the last one closed; only successful merges count.
  * Like the reference, the count is kept per hub process, in memory.
  */
-import { RateLimited } from "./errors.js";
+import type { HubError } from "../protocol/errors.js";
+import { rateLimited } from "./errors.js";
 
 /** Merges per storage unit per window, as in the reference. */
 const MERGES_PER_UNIT = 10_080;
@@ -21,10 +22,10 @@ export class FidRateLimit {
   constructor(private readonly mergesPerUnit = MERGES_PER_UNIT) {}
 
   /** The refusal for a fid with `units` storage units that has used up its window, if it has. */
-  check(fid: number, units: number, nowMs: number): RateLimited | undefined {
+  check(fid: number, units: number, nowMs: number): HubError | undefined {
     const window = this.#current(fid, nowMs);
     if (window === undefined || window.merges < units * this.mergesPerUnit) return undefined;
-    return new RateLimited(fid);
+    return rateLimited(`rate limit exceeded for FID ${fid}`);
   }
 
   /** Counts a successful merge of the fid. */

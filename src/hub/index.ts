@@ -21,7 +21,7 @@ import { NameFollower } from "./fnames.js";
 import { scheduleJobs } from "./jobs.js";
 import { hubMigrations } from "./migrations/index.js";
 import { FidRateLimit } from "./fidRateLimit.js";
-import { ChainFollower } from "./onchain.js";
+import { ChainFollower } from "./chainFollower.js";
 import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ } from "./routes/activity.js";
 import { hubRoutes } from "./routes/index.js";
 import type { StreamLimits } from "./routes/stream.js";

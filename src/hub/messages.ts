@@ -9,8 +9,6 @@ import { StoreType } from "./keys.js";
 import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
-export type { PageRequest } from "./paging.js";
-
 export interface JsonRow {
   json: string;
   json_profile: string;

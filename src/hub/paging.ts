@@ -19,3 +19,8 @@ export function cut<Row>(rows: Row[], pageSize: number, key: (row: Row) => Uint8
   const items = rows.slice(0, pageSize);
   return { items, next: key(items[items.length - 1]!) };
 }
+
+/** A page key as the page token the hub gives out: standard base64, "" when no page follows. */
+export function pageToken(key: Uint8Array | undefined): string {
+  return key === undefined ? "" : Buffer.from(key).toString("base64");
+}

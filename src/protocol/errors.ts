@@ -78,15 +78,28 @@ export interface HubErrorJson {
   metadata: { errcode: [HubErrorCode] };
 }
 
+export interface HubErrorOptions {
+  cause?: unknown;
+  presentable?: boolean;
+  /**
+   * The HTTP status when it is not the one the errCode has: the reference answers 400 to
+   * everything, so an errCode alone cannot tell a 415 or a 429 from its siblings. Only the hub's
+   * named refusals (src/hub/errors.ts) set it; it is not part of the body.
+   */
+  httpStatus?: number;
+}
+
 export class HubError extends Error {
   override readonly name = "HubError";
   readonly errCode: HubErrorCode;
   readonly presentable: boolean;
+  readonly httpStatus: number | undefined;
 
-  constructor(errCode: HubErrorCode, message: string, options?: { cause?: unknown; presentable?: boolean }) {
+  constructor(errCode: HubErrorCode, message: string, options?: HubErrorOptions) {
     super(message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.errCode = errCode;
     this.presentable = options?.presentable ?? false;
+    this.httpStatus = options?.httpStatus;
   }
 
   get code(): number {

@@ -17,7 +17,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { clientAddressKey } from "../../http/index.js";
 import { HubError } from "../../protocol/errors.js";
 import { renderHubEvent } from "../../protocol/json/index.js";
-import { TooManyRequests } from "../errors.js";
+import { rateLimited } from "../errors.js";
 import { EVENTS_PAGE_SIZE } from "../events.js";
 import { EventFanout, type Subscriber } from "../fanout.js";
 import { integer } from "./query.js";
@@ -66,7 +66,7 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
     async (request, reply) => {
       const client = clientAddressKey(request.ip);
       if ((perClient.get(client) ?? 0) >= maxPerClient)
-        throw new TooManyRequests(
+        throw rateLimited(
           `this client has ${maxPerClient} event streams open, the most the hub allows one client; close one first`,
         );
       if (open.size >= maxStreams)

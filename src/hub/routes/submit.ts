@@ -7,7 +7,7 @@ import { BinaryReader } from "@bufbuild/protobuf/wire";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { MAX_MESSAGE_BYTES } from "../engine.js";
-import { UnsupportedMediaType } from "../errors.js";
+import { unsupportedMediaType } from "../errors.js";
 import { sendJson } from "./json.js";
 
 const MAX_BULK_MESSAGES = 1000;
@@ -62,7 +62,7 @@ export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { 
   );
   app.addContentTypeParser("*", (request, _payload, done) =>
     done(
-      new UnsupportedMediaType(
+      unsupportedMediaType(
         `the body must be the protobuf bytes of a Message sent as ${OCTET_STREAM}, not ${request.headers["content-type"] ?? "without a content type"}`,
       ),
     ),
