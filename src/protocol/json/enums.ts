@@ -2,6 +2,7 @@
  * Enum names as the hub's JSON spells them (full proto names). Names containing the brand word come
  * from the naming profile; parsing accepts every profile's spelling.
  */
+import { MessageType } from "../generated/message.js";
 import { PROFILES, type NamingProfile } from "../naming.js";
 
 type Names = readonly (string | undefined)[];
@@ -12,34 +13,22 @@ function table(entries: Record<number, string>): Names {
   return out;
 }
 
+/** A numeric TypeScript enum's members (its generated names drop the proto prefix) with the prefix put back. */
+function prefixed(members: Record<string, string | number>, prefix: string): Names {
+  const out: (string | undefined)[] = [];
+  for (const [name, value] of Object.entries(members))
+    if (typeof value === "number") out[value] = prefix + name;
+  return out;
+}
+
 export const HASH_SCHEME_NAMES = table({ 0: "HASH_SCHEME_NONE", 1: "HASH_SCHEME_BLAKE3" });
 export const SIGNATURE_SCHEME_NAMES = table({
   0: "SIGNATURE_SCHEME_NONE",
   1: "SIGNATURE_SCHEME_ED25519",
   2: "SIGNATURE_SCHEME_EIP712",
 });
-export const MESSAGE_TYPE_NAMES = table({
-  0: "MESSAGE_TYPE_NONE",
-  1: "MESSAGE_TYPE_CAST_ADD",
-  2: "MESSAGE_TYPE_CAST_REMOVE",
-  3: "MESSAGE_TYPE_REACTION_ADD",
-  4: "MESSAGE_TYPE_REACTION_REMOVE",
-  5: "MESSAGE_TYPE_LINK_ADD",
-  6: "MESSAGE_TYPE_LINK_REMOVE",
-  7: "MESSAGE_TYPE_VERIFICATION_ADD_ETH_ADDRESS",
-  8: "MESSAGE_TYPE_VERIFICATION_REMOVE",
-  11: "MESSAGE_TYPE_USER_DATA_ADD",
-  12: "MESSAGE_TYPE_USERNAME_PROOF",
-  13: "MESSAGE_TYPE_FRAME_ACTION",
-  14: "MESSAGE_TYPE_LINK_COMPACT_STATE",
-  15: "MESSAGE_TYPE_LEND_STORAGE",
-  16: "MESSAGE_TYPE_KEY_ADD",
-  17: "MESSAGE_TYPE_KEY_REMOVE",
-  18: "MESSAGE_TYPE_CHANNEL_UPDATE",
-  19: "MESSAGE_TYPE_CHANNEL_MEMBER",
-  20: "MESSAGE_TYPE_CHANNEL_PIN",
-  21: "MESSAGE_TYPE_CHANNEL_MODERATE",
-});
+/** From the generated enum, so that a type added to message.proto is named without an edit here. */
+export const MESSAGE_TYPE_NAMES = prefixed(MessageType, "MESSAGE_TYPE_");
 export const USER_DATA_TYPE_NAMES = table({
   0: "USER_DATA_TYPE_NONE",
   1: "USER_DATA_TYPE_PFP",
