@@ -10,7 +10,6 @@ import {
   encode,
   newAccount,
   newSigner,
-  options,
   protocolNow,
   signedByHand,
   startStack,
@@ -36,42 +35,6 @@ for (const engine of await testEngines()) {
     });
     after(async () => {
       await stack?.close();
-    });
-
-    it("merges a cast, refuses it again as a duplicate, and removes it for good", async () => {
-      const alice = await newAccount(stack);
-      const service = stack.hub.service;
-      const cast = await castAdd(alice, "hello world");
-      const json = JSON.parse(await service.submitMessage(encode(cast)));
-      assert.equal(json.data.castAddBody.text, "hello world");
-      assert.equal(json.hash, `0x${Buffer.from(cast.hash).toString("hex")}`);
-
-      const duplicate = await refusal(service.submitMessage(encode(cast)));
-      assert.equal(duplicate.errCode, "bad_request.duplicate");
-      assert.equal(duplicate.message, "message has already been merged");
-
-      const remove = unwrap(
-        await core.makeCastRemove(
-          { targetHash: cast.hash },
-          options(alice, cast.data!.timestamp - 5),
-          alice.signer,
-        ),
-      );
-      const removed = JSON.parse(await service.submitMessage(encode(remove)));
-      assert.equal(removed.data.type, "MESSAGE_TYPE_CAST_REMOVE");
-      await assert.rejects(
-        service.castById(alice.fid, cast.hash),
-        (e: HubError) => e.errCode === "not_found",
-      );
-      const again = await refusal(service.submitMessage(encode(cast)));
-      assert.equal(again.errCode, "bad_request.conflict");
-      assert.equal(again.message, "message conflicts with a more recent remove");
-
-      const page = await service.castsByFid(alice.fid, { pageSize: 10, reverse: false, after: undefined });
-      assert.deepEqual(
-        JSON.parse(`[${page.messages}]`).map((m: { data: { type: string } }) => m.data.type),
-        ["MESSAGE_TYPE_CAST_REMOVE"],
-      );
     });
 
     it("refuses unknown fids, unknown signers, other networks and fids without storage", async () => {

@@ -1,10 +1,11 @@
-/** What happens to stored messages over time: storage limits, rent expiry, signer removal, event retention, following the chain over HTTP. */
+/** What happens to stored messages over time: rent expiry, signer removal, event retention, following the chain over HTTP. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { httpChainClient } from "../../src/devchain/httpClient.js";
 import { listen } from "../../src/http/index.js";
 import { testEngines } from "../support/databases.js";
 import {
+  allEvents,
   castAdd,
   core,
   encode,
@@ -13,25 +14,13 @@ import {
   newAccount,
   options,
   post,
-  protocolNow,
   startStack,
   unwrap,
-  verificationAdd,
   type Json,
   type Stack,
 } from "./support.js";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-async function allEvents(stack: Stack | { hub: Stack["hub"] }): Promise<Json[]> {
-  const events: Json[] = [];
-  for (let from = 0; ;) {
-    const page = (await get(stack as Stack, `/v1/events?from_event_id=${from}`)).body;
-    events.push(...page.events);
-    if (page.events.length < 100) return events;
-    from = page.nextPageEventId;
-  }
-}
 
 for (const engine of await testEngines()) {
   describe(`hub message lifecycle on ${engine.engine}`, { skip: engine.skip }, () => {
@@ -41,35 +30,6 @@ for (const engine of await testEngines()) {
     });
     after(async () => {
       await stack?.close();
-    });
-
-    it("prunes the oldest message of a full store, and refuses one older than all it keeps", async () => {
-      const alice = await newAccount(stack);
-      const base = protocolNow() - 1000;
-      const verifications = [];
-      for (let i = 0; i < 26; i++)
-        verifications.push((await verificationAdd(alice, undefined, base + 10 + i)).message);
-      for (const v of verifications)
-        assert.equal((await post(stack, "/v1/submitMessage", encode(v))).status, 200);
-
-      const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${alice.fid}`)).body;
-      const store = limits.limits.find((l: Json) => l.name === "VERIFICATIONS");
-      assert.equal(store.used, 25);
-      assert.equal(store.earliestTimestamp, base + 11);
-      assert.equal(store.earliestHash, Buffer.from(verifications[1]!.hash).toString("base64"));
-      const list = (await get(stack, `/v1/verificationsByFid?fid=${alice.fid}`)).body.messages;
-      assert.deepEqual(
-        list.map((m: Json) => m.hash),
-        verifications.slice(1).map((v) => hex(v.hash)),
-      );
-      const pruned = (await allEvents(stack)).filter((e) => e.type === "HUB_EVENT_TYPE_PRUNE_MESSAGE");
-      assert.equal(pruned.at(-1).pruneMessageBody.message.hash, hex(verifications[0]!.hash));
-
-      const ancient = (await verificationAdd(alice, undefined, base)).message;
-      const refused = await post(stack, "/v1/submitMessage", encode(ancient));
-      assert.equal(refused.status, 400);
-      assert.equal(refused.body.errCode, "bad_request.prunable");
-      assert.equal(refused.body.details, "message would be pruned");
     });
 
     it("revokes every message of a removed signer and refuses its new ones", async () => {
@@ -113,7 +73,7 @@ for (const engine of await testEngines()) {
       await hub.service.syncChain();
       const cast = await castAdd(carol, "rented for a year");
       assert.equal((await post(hub, "/v1/submitMessage", encode(cast))).status, 200);
-      const old = await allEvents({ hub });
+      const old = await allEvents(hub);
       assert.ok(old.length > 0);
 
       clock += 366 * DAY_MS;
@@ -130,7 +90,7 @@ for (const engine of await testEngines()) {
       assert.ok((await hub.service.pruneEvents()) >= old.length);
       for (const event of old)
         assert.equal((await get(hub, `/v1/eventById?event_id=${event.id}`)).status, 404);
-      const left = await allEvents({ hub });
+      const left = await allEvents(hub);
       assert.equal(left.length, 1);
       assert.equal(left[0].type, "HUB_EVENT_TYPE_PRUNE_MESSAGE");
       assert.equal(left[0].pruneMessageBody.message.hash, hex(cast.hash));

@@ -1,4 +1,7 @@
-/** Names: the registry's transfers become fname proofs at the hub, and USERNAME user data follows them. */
+/**
+ * Names: the registry's transfers become fname proofs at the hub, and USERNAME user data follows them.
+ * Name-service proofs, submitted as messages, are the username proofs store's: stores/usernameProofs.test.ts.
+ */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -6,10 +9,10 @@ import type { HubError } from "../../src/protocol/errors.js";
 import type { TransferFeed } from "../../src/registry/feed.js";
 import { testEngines } from "../support/databases.js";
 import {
+  allEvents,
   core,
   encode,
   get,
-  hex,
   newAccount,
   options,
   post,
@@ -42,13 +45,7 @@ function feedWith(stack: Stack, overrides: Partial<TransferFeed>): TransferFeed 
 }
 
 async function eventsOfType(stack: Stack, type: string): Promise<Json[]> {
-  const all: Json[] = [];
-  for (let from = 0; ;) {
-    const page = (await get(stack, `/v1/events?from_event_id=${from}`)).body;
-    all.push(...page.events);
-    if (page.events.length < 100) return all.filter((e: Json) => e.type === type);
-    from = page.nextPageEventId;
-  }
+  return (await allEvents(stack)).filter((e) => e.type === type);
 }
 
 for (const engine of await testEngines()) {
@@ -161,53 +158,6 @@ for (const engine of await testEngines()) {
         suspicious.service.userNameProofByName("carol1"),
         (e: HubError) => e.errCode === "not_found",
       );
-    });
-
-    it("takes name-service proofs whose owner is the fid's custody address", async () => {
-      const eip712 = new core.ViemLocalEip712Signer(bob.custody);
-      const timestamp = Math.floor(Date.now() / 1000);
-      const owner = core.hexStringToBytes(bob.custody.address)._unsafeUnwrap();
-      const name = new TextEncoder().encode("bob.eth");
-      const claim = core.makeUserNameProofClaim({ name: "bob.eth", owner: bob.custody.address, timestamp });
-      const signature = unwrap(await eip712.signUserNameProofClaim(claim));
-      const proofBody = { timestamp, name, owner, signature, fid: bob.fid, type: 2 };
-      const at = options(bob, Math.round((timestamp * 1000 - 1609459200000) / 1000));
-      const message = unwrap(await core.makeUsernameProof(proofBody, at, bob.signer));
-      const merged = await post(stack, "/v1/submitMessage", encode(message));
-      assert.equal(merged.status, 200, JSON.stringify(merged.body));
-      const proof = (await get(stack, "/v1/userNameProofByName?name=bob.eth")).body;
-      assert.deepEqual(proof, {
-        timestamp,
-        name: "bob.eth",
-        owner: bob.custody.address.toLowerCase(),
-        signature: Buffer.from(signature).toString("base64"),
-        fid: bob.fid,
-        type: "USERNAME_TYPE_NAMESERVICE_L1",
-      });
-      const event = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
-        -1,
-      ).mergeUsernameProofBody;
-      assert.equal(event.usernameProofMessage.hash, hex(message.hash));
-      assert.equal(
-        (await post(stack, "/v1/submitMessage", encode(await username(bob, "bob.eth")))).status,
-        200,
-      );
-
-      const stranger = privateKeyToAccount(generatePrivateKey());
-      const foreign = unwrap(
-        await core.makeUsernameProof(
-          {
-            ...proofBody,
-            name: new TextEncoder().encode("eve.eth"),
-            owner: core.hexStringToBytes(stranger.address)._unsafeUnwrap(),
-          },
-          at,
-          bob.signer,
-        ),
-      );
-      const refused = await post(stack, "/v1/submitMessage", encode(foreign));
-      assert.equal(refused.status, 400);
-      assert.equal(refused.body.details, `ens name does not belong to fid: ${bob.fid}`);
     });
   });
 }
