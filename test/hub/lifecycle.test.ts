@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { httpChainClient } from "../../src/devchain/httpClient.js";
 import { listen } from "../../src/http/index.js";
+import type { Hub } from "../../src/hub/index.js";
 import { testEngines } from "../support/databases.js";
 import {
   allEvents,
@@ -16,6 +17,7 @@ import {
   post,
   startStack,
   unwrap,
+  type Account,
   type Json,
   type Stack,
 } from "./support.js";
@@ -32,68 +34,106 @@ for (const engine of await testEngines()) {
       await stack?.close();
     });
 
-    it("revokes every message of a removed signer and refuses its new ones", async () => {
-      const bob = await newAccount(stack);
-      const cast = await castAdd(bob, "signed by a key about to go");
-      const like = unwrap(
-        await core.makeReactionAdd({ type: 1, targetUrl: "https://example.com" }, options(bob), bob.signer),
-      );
-      const bio = unwrap(
-        await core.makeUserDataAdd({ type: 3, value: "soon gone" }, options(bob), bob.signer),
-      );
-      for (const m of [cast, like, bio])
-        assert.equal((await post(stack, "/v1/submitMessage", encode(m))).status, 200);
+    describe("a removed signer", () => {
+      let bob: Account;
+      let signed: core.Message[];
+      before(async () => {
+        bob = await newAccount(stack);
+        const cast = await castAdd(bob, "signed by a key about to go");
+        const like = unwrap(
+          await core.makeReactionAdd({ type: 1, targetUrl: "https://example.com" }, options(bob), bob.signer),
+        );
+        const bio = unwrap(
+          await core.makeUserDataAdd({ type: 3, value: "soon gone" }, options(bob), bob.signer),
+        );
+        signed = [cast, like, bio];
+        for (const m of signed) assert.equal((await post(stack, "/v1/submitMessage", encode(m))).status, 200);
+        await stack.chain.chain.removeKey(bob.fid, bob.signerKey);
+        await stack.hub.service.syncChain();
+      });
 
-      await stack.chain.chain.removeKey(bob.fid, bob.signerKey);
-      await stack.hub.service.syncChain();
-      assert.deepEqual((await get(stack, `/v1/castsByFid?fid=${bob.fid}`)).body.messages, []);
-      assert.deepEqual((await get(stack, `/v1/reactionsByFid?fid=${bob.fid}`)).body.messages, []);
-      assert.deepEqual((await get(stack, `/v1/userDataByFid?fid=${bob.fid}`)).body.messages, []);
-      const revoked = (await allEvents(stack)).filter((e) => e.type === "HUB_EVENT_TYPE_REVOKE_MESSAGE");
-      assert.deepEqual(
-        revoked
-          .slice(-3)
-          .map((e) => e.revokeMessageBody.message.hash)
-          .sort(),
-        [cast, like, bio].map((m) => hex(m.hash)).sort(),
-      );
-      const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${bob.fid}`)).body.limits;
-      assert.ok(limits.every((l: Json) => l.used === 0));
-      assert.deepEqual((await get(stack, `/v1/onChainSignersByFid?fid=${bob.fid}`)).body, { events: [] });
+      it("has every message it signed revoked, in every store", async () => {
+        assert.deepEqual((await get(stack, `/v1/castsByFid?fid=${bob.fid}`)).body.messages, []);
+        assert.deepEqual((await get(stack, `/v1/reactionsByFid?fid=${bob.fid}`)).body.messages, []);
+        assert.deepEqual((await get(stack, `/v1/userDataByFid?fid=${bob.fid}`)).body.messages, []);
+      });
 
-      const late = await post(stack, "/v1/submitMessage", encode(await castAdd(bob, "too late")));
-      assert.equal(late.status, 400);
-      assert.equal(late.body.errCode, "bad_request.unknown_signer");
+      it("has each revocation reported by a REVOKE_MESSAGE event", async () => {
+        const revoked = (await allEvents(stack)).filter((e) => e.type === "HUB_EVENT_TYPE_REVOKE_MESSAGE");
+        assert.deepEqual(
+          revoked
+            .slice(-3)
+            .map((e) => e.revokeMessageBody.message.hash)
+            .sort(),
+          signed.map((m) => hex(m.hash)).sort(),
+        );
+      });
+
+      it("leaves no storage used by what it signed", async () => {
+        const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${bob.fid}`)).body.limits;
+        assert.ok(limits.every((l: Json) => l.used === 0));
+      });
+
+      it("is no longer listed among the fid's signers", async () => {
+        assert.deepEqual((await get(stack, `/v1/onChainSignersByFid?fid=${bob.fid}`)).body, { events: [] });
+      });
+
+      it("has its new messages refused", async () => {
+        const late = await post(stack, "/v1/submitMessage", encode(await castAdd(bob, "too late")));
+        assert.equal(late.status, 400);
+        assert.equal(late.body.errCode, "bad_request.unknown_signer");
+      });
     });
 
-    it("prunes what expired rent no longer covers, and drops events older than three days", async () => {
-      let clock = Date.now();
-      const hub = await stack.startSeparateHub({ now: () => clock });
-      const carol = await newAccount(stack);
-      await hub.service.syncChain();
-      const cast = await castAdd(carol, "rented for a year");
-      assert.equal((await post(hub, "/v1/submitMessage", encode(cast))).status, 200);
-      const old = await allEvents(hub);
-      assert.ok(old.length > 0);
+    describe("a year later", () => {
+      let clock: number;
+      let hub: Hub;
+      let carol: Account;
+      let cast: core.Message;
+      let old: Json[];
+      before(async () => {
+        clock = Date.now();
+        hub = await stack.startSeparateHub({ now: () => clock });
+        carol = await newAccount(stack);
+        await hub.service.syncChain();
+        cast = await castAdd(carol, "rented for a year");
+        assert.equal((await post(hub, "/v1/submitMessage", encode(cast))).status, 200);
+        old = await allEvents(hub);
+        assert.ok(old.length > 0);
+        clock += 366 * DAY_MS;
+      });
 
-      clock += 366 * DAY_MS;
-      // Storage is checked before the store's own checks (docs/reference/protocol-rules.md §3 step 9): the cast,
-      // still stored, is refused for want of storage, not as a duplicate.
-      const again = await post(hub, "/v1/submitMessage", encode(cast));
-      assert.equal(again.body.errCode, "bad_request.no_storage");
-      assert.equal(await hub.service.pruneMessages(), 1);
-      assert.deepEqual((await get(hub, `/v1/castsByFid?fid=${carol.fid}`)).body.messages, []);
-      assert.equal((await get(hub, `/v1/storageLimitsByFid?fid=${carol.fid}`)).body.units, 0);
-      const refused = await post(hub, "/v1/submitMessage", encode(await castAdd(carol, "no rent, no cast")));
-      assert.equal(refused.body.errCode, "bad_request.no_storage");
+      it("checks storage before the store: a stored message is refused for want of it", async () => {
+        // docs/reference/protocol-rules.md §3 step 9: the cast, still stored, is refused for want of
+        // storage, not as a duplicate.
+        const again = await post(hub, "/v1/submitMessage", encode(cast));
+        assert.equal(again.body.errCode, "bad_request.no_storage");
+      });
 
-      assert.ok((await hub.service.pruneEvents()) >= old.length);
-      for (const event of old)
-        assert.equal((await get(hub, `/v1/eventById?event_id=${event.id}`)).status, 404);
-      const left = await allEvents(hub);
-      assert.equal(left.length, 1);
-      assert.equal(left[0].type, "HUB_EVENT_TYPE_PRUNE_MESSAGE");
-      assert.equal(left[0].pruneMessageBody.message.hash, hex(cast.hash));
+      it("prunes what expired rent no longer covers", async () => {
+        assert.equal(await hub.service.pruneMessages(), 1);
+        assert.deepEqual((await get(hub, `/v1/castsByFid?fid=${carol.fid}`)).body.messages, []);
+        assert.equal((await get(hub, `/v1/storageLimitsByFid?fid=${carol.fid}`)).body.units, 0);
+      });
+
+      it("refuses new messages of a fid whose rent expired", async () => {
+        const refused = await post(
+          hub,
+          "/v1/submitMessage",
+          encode(await castAdd(carol, "no rent, no cast")),
+        );
+        assert.equal(refused.body.errCode, "bad_request.no_storage");
+      });
+
+      it("drops events older than three days", async () => {
+        assert.ok((await hub.service.pruneEvents()) >= old.length);
+        for (const event of old)
+          assert.equal((await get(hub, `/v1/eventById?event_id=${event.id}`)).status, 404);
+        const left = await allEvents(hub);
+        assert.equal(left.length, 1);
+        assert.equal(left[0].type, "HUB_EVENT_TYPE_PRUNE_MESSAGE");
+        assert.equal(left[0].pruneMessageBody.message.hash, hex(cast.hash));
+      });
     });
 
     it("follows a devchain over its HTTP interface when it runs alone", async () => {

@@ -62,32 +62,44 @@ for (const engine of await testEngines()) {
       await stack?.close();
     });
 
-    it("follows the registry by itself and serves the proof", async () => {
-      await registerName(stack, alice, "alice1");
+    describe("a registered name", () => {
+      let expected: Json;
       let proof: Json;
-      for (let i = 0; i < 100; i++) {
-        const response = await get(stack, "/v1/userNameProofByName?name=alice1");
-        if (response.status === 200) {
-          proof = response.body;
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const [transfer] = await stack.registry.feed.transfersByName("alice1");
-      const expected = {
-        timestamp: transfer!.timestamp,
-        name: "alice1",
-        owner: alice.custody.address.toLowerCase(),
-        signature: Buffer.from(transfer!.server_signature.slice(2), "hex").toString("base64"),
-        fid: alice.fid,
-        type: "USERNAME_TYPE_FNAME",
-      };
-      assert.deepEqual(proof, expected);
-      assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, {
-        proofs: [expected],
+      before(async () => {
+        await registerName(stack, alice, "alice1");
+        const [transfer] = await stack.registry.feed.transfersByName("alice1");
+        expected = {
+          timestamp: transfer!.timestamp,
+          name: "alice1",
+          owner: alice.custody.address.toLowerCase(),
+          signature: Buffer.from(transfer!.server_signature.slice(2), "hex").toString("base64"),
+          fid: alice.fid,
+          type: "USERNAME_TYPE_FNAME",
+        };
       });
-      const merged = await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF");
-      assert.deepEqual(merged.at(-1).mergeUsernameProofBody, { usernameProof: expected });
+
+      it("reaches the hub by itself, as a proof served by name", async () => {
+        for (let i = 0; i < 100; i++) {
+          const response = await get(stack, "/v1/userNameProofByName?name=alice1");
+          if (response.status === 200) {
+            proof = response.body;
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.deepEqual(proof, expected);
+      });
+
+      it("is served among the fid's proofs", async () => {
+        assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, {
+          proofs: [expected],
+        });
+      });
+
+      it("is reported by a MERGE_USERNAME_PROOF event", async () => {
+        const merged = await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF");
+        assert.deepEqual(merged.at(-1).mergeUsernameProofBody, { usernameProof: expected });
+      });
     });
 
     it("accepts USERNAME user data only for a name the fid holds", async () => {
@@ -102,38 +114,58 @@ for (const engine of await testEngines()) {
       assert.equal(cleared.status, 200);
     });
 
-    it("moves the proof with the name and revokes the old holder's username", async () => {
-      await transferName(
-        stack,
-        { name: "alice1", from: alice.fid, to: bob.fid, fid: ADMIN_FID, owner: bob.custody.address },
-        admin,
-      );
-      await stack.hub.service.syncNames();
-      const proof = (await get(stack, "/v1/userNameProofByName?name=alice1")).body;
-      assert.equal(proof.fid, bob.fid);
-      assert.equal(proof.owner, bob.custody.address.toLowerCase());
-      assert.equal((await get(stack, `/v1/userDataByFid?fid=${alice.fid}&user_data_type=6`)).status, 404);
-      const revoked = await eventsOfType(stack, "HUB_EVENT_TYPE_REVOKE_MESSAGE");
-      assert.equal(revoked.at(-1).revokeMessageBody.message.data.userDataBody.value, "alice1");
-      const merged = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
-        -1,
-      ).mergeUsernameProofBody;
-      assert.equal(merged.usernameProof.fid, bob.fid);
-      assert.equal(merged.deletedUsernameProof.fid, alice.fid);
-      assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, { proofs: [] });
+    describe("a name moved to another fid", () => {
+      before(async () => {
+        await transferName(
+          stack,
+          { name: "alice1", from: alice.fid, to: bob.fid, fid: ADMIN_FID, owner: bob.custody.address },
+          admin,
+        );
+        await stack.hub.service.syncNames();
+      });
 
-      // Released: the proof is gone.
-      await transferName(
-        stack,
-        { name: "alice1", from: bob.fid, to: 0, fid: ADMIN_FID, owner: bob.custody.address },
-        admin,
-      );
-      await stack.hub.service.syncNames();
-      assert.equal((await get(stack, "/v1/userNameProofByName?name=alice1")).status, 404);
-      const released = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
-        -1,
-      ).mergeUsernameProofBody;
-      assert.deepEqual(Object.keys(released), ["deletedUsernameProof"]);
+      it("takes its proof to the new holder", async () => {
+        const proof = (await get(stack, "/v1/userNameProofByName?name=alice1")).body;
+        assert.equal(proof.fid, bob.fid);
+        assert.equal(proof.owner, bob.custody.address.toLowerCase());
+        assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, { proofs: [] });
+      });
+
+      it("revokes the old holder's USERNAME", async () => {
+        assert.equal((await get(stack, `/v1/userDataByFid?fid=${alice.fid}&user_data_type=6`)).status, 404);
+        const revoked = await eventsOfType(stack, "HUB_EVENT_TYPE_REVOKE_MESSAGE");
+        assert.equal(revoked.at(-1).revokeMessageBody.message.data.userDataBody.value, "alice1");
+      });
+
+      it("is reported with the new proof and the deleted one", async () => {
+        const merged = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
+          -1,
+        ).mergeUsernameProofBody;
+        assert.equal(merged.usernameProof.fid, bob.fid);
+        assert.equal(merged.deletedUsernameProof.fid, alice.fid);
+      });
+    });
+
+    describe("a released name", () => {
+      before(async () => {
+        await transferName(
+          stack,
+          { name: "alice1", from: bob.fid, to: 0, fid: ADMIN_FID, owner: bob.custody.address },
+          admin,
+        );
+        await stack.hub.service.syncNames();
+      });
+
+      it("has no proof", async () => {
+        assert.equal((await get(stack, "/v1/userNameProofByName?name=alice1")).status, 404);
+      });
+
+      it("is reported with the deleted proof alone", async () => {
+        const released = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
+          -1,
+        ).mergeUsernameProofBody;
+        assert.deepEqual(Object.keys(released), ["deletedUsernameProof"]);
+      });
     });
 
     it("accepts a USERNAME that arrives before the hub has seen its proof", async () => {
