@@ -50,17 +50,23 @@ describe("castnet start options", () => {
     assert.deepEqual(databaseFor(config, "registry"), { engine: "postgres", url: "postgres://u@db/castnet" });
   });
 
-  it("runs a subset and requires the URLs of the parts it talks to", () => {
+  it("requires the URLs of the parts a subset talks to", () => {
     assert.throws(
       () => parseStartOptions(["--only", "hub"], {}),
       (e: unknown) => e instanceof UsageError && /give --chain-url/.test(e.message),
     );
+  });
+
+  it("runs a subset, reaching the other parts at the URLs given", () => {
     const config = parseStartOptions(
       ["--only", "hub", "--chain-url", "http://10.0.0.2:2283/", "--registry-url", "http://10.0.0.3:2280"],
       {},
     );
     assert.deepEqual(config.only, ["hub"]);
     assert.equal(config.urls.chain, "http://10.0.0.2:2283");
+  });
+
+  it("reads --only devchain as the chain part", () => {
     assert.deepEqual(parseStartOptions(["--only", "devchain"], {}).only, ["chain"]);
   });
 

@@ -1,12 +1,11 @@
 import { type Hex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ActivitySource } from "../../src/clientapi/activity.js";
-import { type ClientApi, type ClientApiOptions, createClientApi } from "../../src/clientapi/index.js";
-import { type Devchain, createDevchain } from "../../src/devchain/index.js";
-import { createLogger, listen } from "../../src/http/index.js";
-import { NEUTRAL } from "../../src/protocol/naming.js";
+import type { ClientApi, ClientApiOptions } from "../../src/clientapi/index.js";
+import type { Devchain } from "../../src/devchain/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
 import type { TestEngine } from "../support/databases.js";
+import { startTestStack } from "../support/stack.js";
 
 /**
  * A small but real ActivitySource for tests: the reaction facts are kept in an array and counted the
@@ -50,36 +49,24 @@ export interface HarnessOptions extends Partial<ClientApiOptions> {
   blockTimeSeconds?: number;
 }
 
-/** A listening client API over a real devchain, each on its own fresh database of `engine`. */
+/** A listening client API over a real devchain, its activity read from a `ReactionLog`. */
 export async function startHarness(engine: TestEngine, options: HarnessOptions = {}): Promise<Harness> {
-  const { blockTimeSeconds = 3600, ...apiOptions } = options;
-  const apiDb = await engine.create();
-  const chainDb = await engine.create();
-  const logger = createLogger("silent");
-  const devchain = await createDevchain({ database: chainDb.config, logger, blockTimeSeconds });
+  const { blockTimeSeconds = 3600, ...clientapi } = options;
   const activity = new ReactionLog();
-  const base = { database: apiDb.config, logger, chain: devchain.chain, naming: NEUTRAL, activity };
-  const api = await createClientApi({ ...base, ...apiOptions });
-  const url = await listen(api.app, "api", "127.0.0.1", 0);
-  const extra: ClientApi[] = [];
+  const stack = await startTestStack(engine, {
+    parts: ["clientapi"],
+    chain: { blockTimeSeconds },
+    clientapi: { activity, ...clientapi },
+    listen: ["clientapi"],
+  });
   return {
-    api,
-    devchain,
+    api: stack.clientapi,
+    devchain: stack.chain,
     activity,
-    url,
-    apiDatabase: apiDb.config,
-    async restart(more = {}) {
-      const second = await createClientApi({ ...base, ...apiOptions, ...more });
-      extra.push(second);
-      return second;
-    },
-    async close() {
-      for (const other of extra) await other.close();
-      await api.close();
-      await devchain.close();
-      await apiDb.drop();
-      await chainDb.drop();
-    },
+    url: stack.urls.clientapi!,
+    apiDatabase: stack.databases.clientapi,
+    restart: (more) => stack.startClientApi(more),
+    close: () => stack.close(),
   };
 }
 

@@ -209,7 +209,7 @@ for (const engine of await testEngines()) {
       );
     });
 
-    it("refuses unknown fids and bad fid numbers", async () => {
+    it("answers 404 for a fid it does not know", async () => {
       await refused(open, { url: "/v1/fids/999" }, 404, "unknown_fid");
       await refused(
         open,
@@ -224,6 +224,9 @@ for (const engine of await testEngines()) {
         "unknown_fid",
       );
       await refused(open, { method: "DELETE", url: `/v1/fids/999/signers/${key}` }, 404, "unknown_fid");
+    });
+
+    it("refuses a fid that is not a positive integer", async () => {
       for (const fid of ["0", "-1", "abc", "1.5", "99999999999999999999", "0x1", "1e3", "%201"]) {
         await refused(open, { url: `/v1/fids/${fid}` }, 400, "bad_request");
         await refused(
@@ -235,26 +238,39 @@ for (const engine of await testEngines()) {
       }
     });
 
-    it("refuses bad keys and the key registry's forbidden transitions", async () => {
-      const add = (payload: unknown) => ({
-        method: "POST" as const,
-        url: "/v1/fids/1/signers",
-        payload: payload as object,
-      });
+    const add = (payload: unknown) => ({
+      method: "POST" as const,
+      url: "/v1/fids/1/signers",
+      payload: payload as object,
+    });
+
+    it("refuses a key that is not 32 bytes of hex", async () => {
       for (const bad of ["0x1234", `0x${"ab".repeat(31)}`, `0x${"zz".repeat(32)}`, "ab".repeat(32), "0x"]) {
         await refused(open, add({ key: bad }), 400, "invalid_key");
       }
       await refused(open, add({ key: `0x${"ab".repeat(40)}` }), 400, "bad_request");
       await refused(open, add({ key: 7 }), 400, "bad_request");
+      await refused(open, { method: "DELETE", url: "/v1/fids/1/signers/0x12" }, 400, "invalid_key");
+    });
+
+    it("refuses key and metadata types other than Ed25519 and SignedKeyRequest", async () => {
       await refused(open, add({ key: newKey(), keyType: 2 }), 400, "unsupported_key_type");
       await refused(open, add({ key: newKey(), metadataType: 0 }), 400, "unsupported_key_type");
       await refused(open, add({ key: newKey(), keyType: -1 }), 400, "bad_request");
       await refused(open, add({ key: newKey(), metadataType: 256 }), 400, "bad_request");
       await refused(open, add({ key: newKey(), metadata: "0x123" }), 400, "bad_request");
       await refused(open, add({ key: newKey(), metadata: "not hex" }), 400, "bad_request");
+    });
+
+    it("refuses a key the fid already has", async () => {
       await refused(open, add({ key }), 409, "key_exists");
+    });
+
+    it("refuses to remove a key that is not active", async () => {
       await refused(open, { method: "DELETE", url: `/v1/fids/1/signers/${newKey()}` }, 409, "key_not_active");
-      await refused(open, { method: "DELETE", url: "/v1/fids/1/signers/0x12" }, 400, "invalid_key");
+    });
+
+    it("never removes or adds a removed key again", async () => {
       const removable = newKey();
       await open.chain.addKey({ fid: 1, key: removable });
       await open.chain.removeKey(1, removable);
@@ -278,7 +294,7 @@ for (const engine of await testEngines()) {
       }
     });
 
-    it("refuses bad query parameters and unknown routes", async () => {
+    it("refuses bad query parameters", async () => {
       for (const query of [
         "from_block=-1",
         "from_block=abc",
@@ -295,6 +311,9 @@ for (const engine of await testEngines()) {
         "bad_request",
       );
       await refused(open, { url: "/v1/transactions/0x1234" }, 400, "bad_request");
+    });
+
+    it("answers 404 for unknown transactions, addresses and routes", async () => {
       await refused(open, { url: `/v1/transactions/0x${"00".repeat(32)}` }, 404, "unknown_transaction");
       await refused(open, { url: `/v1/addresses/${newAddress()}` }, 404, "unknown_address");
       await refused(open, { url: "/v1/nothing" }, 404, "not_found");

@@ -171,7 +171,7 @@ for (const engine of await testEngines()) {
       assert.deepEqual(latest.body, { number: 3, hash: written[2]!.blockHash, timestamp: NOW_S + 2 });
     });
 
-    it("removes a signer and never adds it again", async () => {
+    it("removes a signer with a remove event", async () => {
       const removed = await json(devchain, "DELETE", `/v1/fids/1/signers/${signerKey}`);
       assert.equal(removed.status, 200);
       assert.deepEqual(removed.body.signerEventBody, {
@@ -183,8 +183,14 @@ for (const engine of await testEngines()) {
       });
       assert.equal(removed.body.blockNumber, 4);
       assert.equal(removed.body.version, 2);
+    });
+
+    it("no longer lists a removed signer", async () => {
       const account = await json(devchain, "GET", "/v1/fids/1");
       assert.deepEqual(account.body.signers, []);
+    });
+
+    it("never adds a removed signer again", async () => {
       const again = await json(devchain, "POST", "/v1/fids/1/signers", { key: signerKey, metadata });
       assert.equal(again.status, 409);
       assert.equal(again.body.error, "key_removed");

@@ -170,10 +170,17 @@ describe("the shared HTTP conventions", () => {
     assert.deepEqual(response.json(), { problem: "internal" });
   });
 
-  it("tags every response with a request id and allows cross-origin use with preflight", async () => {
+  it("tags every response with a request id", async () => {
     const response = await app.inject({ url: "/numbers?n=1", headers: { origin: "http://app.example" } });
     assert.match(String(response.headers["x-request-id"]), /^[0-9a-f-]{36}$/);
+  });
+
+  it("allows cross-origin use of the part's routes", async () => {
+    const response = await app.inject({ url: "/numbers?n=1", headers: { origin: "http://app.example" } });
     assert.equal(response.headers["access-control-allow-origin"], "*");
+  });
+
+  it("answers a CORS preflight", async () => {
     const preflight = await app.inject({
       method: "OPTIONS",
       url: "/numbers",
@@ -181,7 +188,13 @@ describe("the shared HTTP conventions", () => {
     });
     assert.equal(preflight.statusCode, 204);
     assert.match(String(preflight.headers["access-control-allow-methods"]), /POST/);
+  });
+
+  it("answers /_health", async () => {
     assert.deepEqual((await app.inject("/_health")).json(), { status: "ok" });
+  });
+
+  it("keeps idle connections open longer than a 60-second proxy does", () => {
     assert.equal(app.server.keepAliveTimeout, 61_000);
   });
 

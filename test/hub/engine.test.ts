@@ -1,3 +1,4 @@
+/** What the hub checks before a merge (docs/reference/protocol-rules.md §3), and the events merges write. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { HubError } from "../../src/protocol/errors.js";
@@ -10,11 +11,11 @@ import {
   encode,
   newAccount,
   newSigner,
-  options,
   protocolNow,
   signedByHand,
   startStack,
   unwrap,
+  type Account,
   type Stack,
 } from "./support.js";
 
@@ -29,7 +30,7 @@ async function refusal(promise: Promise<unknown>): Promise<HubError> {
 }
 
 for (const engine of await testEngines()) {
-  describe(`hub engine on ${engine.engine}`, { skip: engine.skip }, () => {
+  describe(`hub checks and merge events on ${engine.engine}`, { skip: engine.skip }, () => {
     let stack: Stack;
     before(async () => {
       stack = await startStack(engine);
@@ -38,95 +39,81 @@ for (const engine of await testEngines()) {
       await stack?.close();
     });
 
-    it("merges a cast, refuses it again as a duplicate, and removes it for good", async () => {
-      const alice = await newAccount(stack);
-      const service = stack.hub.service;
-      const cast = await castAdd(alice, "hello world");
-      const json = JSON.parse(await service.submitMessage(encode(cast)));
-      assert.equal(json.data.castAddBody.text, "hello world");
-      assert.equal(json.hash, `0x${Buffer.from(cast.hash).toString("hex")}`);
-
-      const duplicate = await refusal(service.submitMessage(encode(cast)));
-      assert.equal(duplicate.errCode, "bad_request.duplicate");
-      assert.equal(duplicate.message, "message has already been merged");
-
-      const remove = unwrap(
-        await core.makeCastRemove(
-          { targetHash: cast.hash },
-          options(alice, cast.data!.timestamp - 5),
-          alice.signer,
-        ),
-      );
-      const removed = JSON.parse(await service.submitMessage(encode(remove)));
-      assert.equal(removed.data.type, "MESSAGE_TYPE_CAST_REMOVE");
-      await assert.rejects(
-        service.castById(alice.fid, cast.hash),
-        (e: HubError) => e.errCode === "not_found",
-      );
-      const again = await refusal(service.submitMessage(encode(cast)));
-      assert.equal(again.errCode, "bad_request.conflict");
-      assert.equal(again.message, "message conflicts with a more recent remove");
-
-      const page = await service.castsByFid(alice.fid, { pageSize: 10, reverse: false, after: undefined });
-      assert.deepEqual(
-        JSON.parse(`[${page.messages}]`).map((m: { data: { type: string } }) => m.data.type),
-        ["MESSAGE_TYPE_CAST_REMOVE"],
-      );
-    });
-
-    it("refuses unknown fids, unknown signers, other networks and fids without storage", async () => {
-      const service = stack.hub.service;
-      const alice = await newAccount(stack);
-      const stranger = { ...alice, fid: alice.fid + 1000 };
-      const unknownFid = await refusal(service.submitMessage(encode(await castAdd(stranger, "hi"))));
-      assert.equal(unknownFid.errCode, "bad_request.unknown_fid");
-      assert.equal(unknownFid.message, `unknown fid: ${alice.fid + 1000}`);
-
-      const other = await newSigner();
-      const unknownSigner = await refusal(
-        service.submitMessage(encode(await castAdd({ ...alice, signer: other.signer }, "hi"))),
-      );
-      assert.equal(unknownSigner.errCode, "bad_request.unknown_signer");
-      assert.equal(
-        unknownSigner.message,
-        `invalid signer: signer ${other.key} not found for fid ${alice.fid}`,
-      );
-
-      const mainnet = unwrap(
-        await core.makeCastAdd(
-          { text: "hi", embeds: [], embedsDeprecated: [], mentions: [], mentionsPositions: [], type: 0 },
-          { fid: alice.fid, network: 1 },
-          alice.signer,
-        ),
-      );
-      const network = await refusal(service.submitMessage(encode(mainnet)));
-      assert.equal(network.errCode, "bad_request.validation_failure");
-      assert.equal(
-        network.message,
-        "incorrect network: SOCIAL_NETWORK_MAINNET (expected: SOCIAL_NETWORK_DEVNET)",
-      );
-
-      const broke = await newAccount(stack, 0);
-      const storage = await refusal(service.submitMessage(encode(await castAdd(broke, "hi"))));
-      assert.equal(storage.errCode, "bad_request.no_storage");
-    });
-
-    it("reports stateless failures after the state checks, with the reference's sentences", async () => {
-      const alice = await newAccount(stack);
-      const cast = await castAdd(alice, "tampered");
-      const tampered = { ...cast, signature: new Uint8Array(64).fill(7) };
-      const bad = await refusal(stack.hub.service.submitMessage(encode(tampered)));
-      assert.equal(bad.errCode, "bad_request.validation_failure");
-      assert.equal(bad.message, "invalid signature");
-      const future = await signedByHand(alice, {
-        type: 1,
-        fid: alice.fid,
-        timestamp: protocolNow() + 3600,
-        network: DEVNET,
-        castAddBody: castBody("from the future"),
+    describe("state checks", () => {
+      let alice: Account;
+      before(async () => {
+        alice = await newAccount(stack);
       });
-      const later = await refusal(stack.hub.service.submitMessage(encode(future)));
-      assert.equal(later.message, "timestamp more than 10 mins in the future");
+
+      it("refuses a fid the chain has not registered", async () => {
+        const stranger = { ...alice, fid: alice.fid + 1000 };
+        const unknownFid = await refusal(
+          stack.hub.service.submitMessage(encode(await castAdd(stranger, "hi"))),
+        );
+        assert.equal(unknownFid.errCode, "bad_request.unknown_fid");
+        assert.equal(unknownFid.message, `unknown fid: ${alice.fid + 1000}`);
+      });
+
+      it("refuses a signer the fid has not added", async () => {
+        const other = await newSigner();
+        const unknownSigner = await refusal(
+          stack.hub.service.submitMessage(encode(await castAdd({ ...alice, signer: other.signer }, "hi"))),
+        );
+        assert.equal(unknownSigner.errCode, "bad_request.unknown_signer");
+        assert.equal(
+          unknownSigner.message,
+          `invalid signer: signer ${other.key} not found for fid ${alice.fid}`,
+        );
+      });
+
+      it("refuses a message for another network", async () => {
+        const mainnet = unwrap(
+          await core.makeCastAdd(
+            { text: "hi", embeds: [], embedsDeprecated: [], mentions: [], mentionsPositions: [], type: 0 },
+            { fid: alice.fid, network: 1 },
+            alice.signer,
+          ),
+        );
+        const network = await refusal(stack.hub.service.submitMessage(encode(mainnet)));
+        assert.equal(network.errCode, "bad_request.validation_failure");
+        assert.equal(
+          network.message,
+          "incorrect network: SOCIAL_NETWORK_MAINNET (expected: SOCIAL_NETWORK_DEVNET)",
+        );
+      });
+
+      it("refuses a fid without storage", async () => {
+        const broke = await newAccount(stack, 0);
+        const storage = await refusal(stack.hub.service.submitMessage(encode(await castAdd(broke, "hi"))));
+        assert.equal(storage.errCode, "bad_request.no_storage");
+      });
+    });
+
+    describe("stateless checks, after the state checks, in the reference's sentences", () => {
+      let alice: Account;
+      before(async () => {
+        alice = await newAccount(stack);
+      });
+
+      it("refuses a signature that does not match", async () => {
+        const cast = await castAdd(alice, "tampered");
+        const tampered = { ...cast, signature: new Uint8Array(64).fill(7) };
+        const bad = await refusal(stack.hub.service.submitMessage(encode(tampered)));
+        assert.equal(bad.errCode, "bad_request.validation_failure");
+        assert.equal(bad.message, "invalid signature");
+      });
+
+      it("refuses a timestamp more than 10 minutes ahead", async () => {
+        const future = await signedByHand(alice, {
+          type: 1,
+          fid: alice.fid,
+          timestamp: protocolNow() + 3600,
+          network: DEVNET,
+          castAddBody: castBody("from the future"),
+        });
+        const later = await refusal(stack.hub.service.submitMessage(encode(future)));
+        assert.equal(later.message, "timestamp more than 10 mins in the future");
+      });
     });
 
     it("writes a merge event per merge, in commit order", async () => {

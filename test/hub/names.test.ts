@@ -1,4 +1,7 @@
-/** Names: the registry's transfers become fname proofs at the hub, and USERNAME user data follows them. */
+/**
+ * Names: the registry's transfers become fname proofs at the hub, and USERNAME user data follows them.
+ * Name-service proofs, submitted as messages, are the username proofs store's: stores/usernameProofs.test.ts.
+ */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -6,10 +9,10 @@ import type { HubError } from "../../src/protocol/errors.js";
 import type { TransferFeed } from "../../src/registry/feed.js";
 import { testEngines } from "../support/databases.js";
 import {
+  allEvents,
   core,
   encode,
   get,
-  hex,
   newAccount,
   options,
   post,
@@ -42,13 +45,7 @@ function feedWith(stack: Stack, overrides: Partial<TransferFeed>): TransferFeed 
 }
 
 async function eventsOfType(stack: Stack, type: string): Promise<Json[]> {
-  const all: Json[] = [];
-  for (let from = 0; ;) {
-    const page = (await get(stack, `/v1/events?from_event_id=${from}`)).body;
-    all.push(...page.events);
-    if (page.events.length < 100) return all.filter((e: Json) => e.type === type);
-    from = page.nextPageEventId;
-  }
+  return (await allEvents(stack)).filter((e) => e.type === type);
 }
 
 for (const engine of await testEngines()) {
@@ -65,32 +62,44 @@ for (const engine of await testEngines()) {
       await stack?.close();
     });
 
-    it("follows the registry by itself and serves the proof", async () => {
-      await registerName(stack, alice, "alice1");
+    describe("a registered name", () => {
+      let expected: Json;
       let proof: Json;
-      for (let i = 0; i < 100; i++) {
-        const response = await get(stack, "/v1/userNameProofByName?name=alice1");
-        if (response.status === 200) {
-          proof = response.body;
-          break;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const [transfer] = await stack.registry.feed.transfersByName("alice1");
-      const expected = {
-        timestamp: transfer!.timestamp,
-        name: "alice1",
-        owner: alice.custody.address.toLowerCase(),
-        signature: Buffer.from(transfer!.server_signature.slice(2), "hex").toString("base64"),
-        fid: alice.fid,
-        type: "USERNAME_TYPE_FNAME",
-      };
-      assert.deepEqual(proof, expected);
-      assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, {
-        proofs: [expected],
+      before(async () => {
+        await registerName(stack, alice, "alice1");
+        const [transfer] = await stack.registry.feed.transfersByName("alice1");
+        expected = {
+          timestamp: transfer!.timestamp,
+          name: "alice1",
+          owner: alice.custody.address.toLowerCase(),
+          signature: Buffer.from(transfer!.server_signature.slice(2), "hex").toString("base64"),
+          fid: alice.fid,
+          type: "USERNAME_TYPE_FNAME",
+        };
       });
-      const merged = await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF");
-      assert.deepEqual(merged.at(-1).mergeUsernameProofBody, { usernameProof: expected });
+
+      it("reaches the hub by itself, as a proof served by name", async () => {
+        for (let i = 0; i < 100; i++) {
+          const response = await get(stack, "/v1/userNameProofByName?name=alice1");
+          if (response.status === 200) {
+            proof = response.body;
+            break;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        assert.deepEqual(proof, expected);
+      });
+
+      it("is served among the fid's proofs", async () => {
+        assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, {
+          proofs: [expected],
+        });
+      });
+
+      it("is reported by a MERGE_USERNAME_PROOF event", async () => {
+        const merged = await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF");
+        assert.deepEqual(merged.at(-1).mergeUsernameProofBody, { usernameProof: expected });
+      });
     });
 
     it("accepts USERNAME user data only for a name the fid holds", async () => {
@@ -105,38 +114,58 @@ for (const engine of await testEngines()) {
       assert.equal(cleared.status, 200);
     });
 
-    it("moves the proof with the name and revokes the old holder's username", async () => {
-      await transferName(
-        stack,
-        { name: "alice1", from: alice.fid, to: bob.fid, fid: ADMIN_FID, owner: bob.custody.address },
-        admin,
-      );
-      await stack.hub.service.syncNames();
-      const proof = (await get(stack, "/v1/userNameProofByName?name=alice1")).body;
-      assert.equal(proof.fid, bob.fid);
-      assert.equal(proof.owner, bob.custody.address.toLowerCase());
-      assert.equal((await get(stack, `/v1/userDataByFid?fid=${alice.fid}&user_data_type=6`)).status, 404);
-      const revoked = await eventsOfType(stack, "HUB_EVENT_TYPE_REVOKE_MESSAGE");
-      assert.equal(revoked.at(-1).revokeMessageBody.message.data.userDataBody.value, "alice1");
-      const merged = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
-        -1,
-      ).mergeUsernameProofBody;
-      assert.equal(merged.usernameProof.fid, bob.fid);
-      assert.equal(merged.deletedUsernameProof.fid, alice.fid);
-      assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, { proofs: [] });
+    describe("a name moved to another fid", () => {
+      before(async () => {
+        await transferName(
+          stack,
+          { name: "alice1", from: alice.fid, to: bob.fid, fid: ADMIN_FID, owner: bob.custody.address },
+          admin,
+        );
+        await stack.hub.service.syncNames();
+      });
 
-      // Released: the proof is gone.
-      await transferName(
-        stack,
-        { name: "alice1", from: bob.fid, to: 0, fid: ADMIN_FID, owner: bob.custody.address },
-        admin,
-      );
-      await stack.hub.service.syncNames();
-      assert.equal((await get(stack, "/v1/userNameProofByName?name=alice1")).status, 404);
-      const released = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
-        -1,
-      ).mergeUsernameProofBody;
-      assert.deepEqual(Object.keys(released), ["deletedUsernameProof"]);
+      it("takes its proof to the new holder", async () => {
+        const proof = (await get(stack, "/v1/userNameProofByName?name=alice1")).body;
+        assert.equal(proof.fid, bob.fid);
+        assert.equal(proof.owner, bob.custody.address.toLowerCase());
+        assert.deepEqual((await get(stack, `/v1/userNameProofsByFid?fid=${alice.fid}`)).body, { proofs: [] });
+      });
+
+      it("revokes the old holder's USERNAME", async () => {
+        assert.equal((await get(stack, `/v1/userDataByFid?fid=${alice.fid}&user_data_type=6`)).status, 404);
+        const revoked = await eventsOfType(stack, "HUB_EVENT_TYPE_REVOKE_MESSAGE");
+        assert.equal(revoked.at(-1).revokeMessageBody.message.data.userDataBody.value, "alice1");
+      });
+
+      it("is reported with the new proof and the deleted one", async () => {
+        const merged = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
+          -1,
+        ).mergeUsernameProofBody;
+        assert.equal(merged.usernameProof.fid, bob.fid);
+        assert.equal(merged.deletedUsernameProof.fid, alice.fid);
+      });
+    });
+
+    describe("a released name", () => {
+      before(async () => {
+        await transferName(
+          stack,
+          { name: "alice1", from: bob.fid, to: 0, fid: ADMIN_FID, owner: bob.custody.address },
+          admin,
+        );
+        await stack.hub.service.syncNames();
+      });
+
+      it("has no proof", async () => {
+        assert.equal((await get(stack, "/v1/userNameProofByName?name=alice1")).status, 404);
+      });
+
+      it("is reported with the deleted proof alone", async () => {
+        const released = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
+          -1,
+        ).mergeUsernameProofBody;
+        assert.deepEqual(Object.keys(released), ["deletedUsernameProof"]);
+      });
     });
 
     it("accepts a USERNAME that arrives before the hub has seen its proof", async () => {
@@ -161,53 +190,6 @@ for (const engine of await testEngines()) {
         suspicious.service.userNameProofByName("carol1"),
         (e: HubError) => e.errCode === "not_found",
       );
-    });
-
-    it("takes name-service proofs whose owner is the fid's custody address", async () => {
-      const eip712 = new core.ViemLocalEip712Signer(bob.custody);
-      const timestamp = Math.floor(Date.now() / 1000);
-      const owner = core.hexStringToBytes(bob.custody.address)._unsafeUnwrap();
-      const name = new TextEncoder().encode("bob.eth");
-      const claim = core.makeUserNameProofClaim({ name: "bob.eth", owner: bob.custody.address, timestamp });
-      const signature = unwrap(await eip712.signUserNameProofClaim(claim));
-      const proofBody = { timestamp, name, owner, signature, fid: bob.fid, type: 2 };
-      const at = options(bob, Math.round((timestamp * 1000 - 1609459200000) / 1000));
-      const message = unwrap(await core.makeUsernameProof(proofBody, at, bob.signer));
-      const merged = await post(stack, "/v1/submitMessage", encode(message));
-      assert.equal(merged.status, 200, JSON.stringify(merged.body));
-      const proof = (await get(stack, "/v1/userNameProofByName?name=bob.eth")).body;
-      assert.deepEqual(proof, {
-        timestamp,
-        name: "bob.eth",
-        owner: bob.custody.address.toLowerCase(),
-        signature: Buffer.from(signature).toString("base64"),
-        fid: bob.fid,
-        type: "USERNAME_TYPE_NAMESERVICE_L1",
-      });
-      const event = (await eventsOfType(stack, "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF")).at(
-        -1,
-      ).mergeUsernameProofBody;
-      assert.equal(event.usernameProofMessage.hash, hex(message.hash));
-      assert.equal(
-        (await post(stack, "/v1/submitMessage", encode(await username(bob, "bob.eth")))).status,
-        200,
-      );
-
-      const stranger = privateKeyToAccount(generatePrivateKey());
-      const foreign = unwrap(
-        await core.makeUsernameProof(
-          {
-            ...proofBody,
-            name: new TextEncoder().encode("eve.eth"),
-            owner: core.hexStringToBytes(stranger.address)._unsafeUnwrap(),
-          },
-          at,
-          bob.signer,
-        ),
-      );
-      const refused = await post(stack, "/v1/submitMessage", encode(foreign));
-      assert.equal(refused.status, 400);
-      assert.equal(refused.body.details, `ens name does not belong to fid: ${bob.fid}`);
     });
   });
 }

@@ -85,53 +85,72 @@ for (const engine of await testEngines()) {
         (m: Json) => m.hash,
       );
       assert.deepEqual(stored.sort(), [hex(one.hash), hex(two.hash)].sort());
+    });
 
+    it("refuses an empty bulk submit", async () => {
       const empty = await post(stack, "/v1/submitBulkMessages", new Uint8Array());
       assert.equal(empty.status, 400);
+    });
+
+    it("refuses a bulk submit it cannot decode as a parse failure", async () => {
       const garbage = await post(stack, "/v1/submitBulkMessages", new Uint8Array([10, 200, 1, 2]));
       assert.equal(garbage.status, 400);
       assert.equal(garbage.body.errCode, "bad_request.parse_failure");
     });
 
-    it("pushes hub events as server-sent events, resumable from an event id", async () => {
-      const url = await listen(stack.hub.app, "hub", "127.0.0.1", 0);
-      const everything = (await get(stack, "/v1/events?from_event_id=0")).body.events as Json[];
-      const from = everything[2].id;
-      const replay = await fetch(`${url}/v1/events/stream?from_event_id=${from}`);
-      assert.equal(replay.status, 200);
-      assert.equal(replay.headers.get("content-type"), "text/event-stream; charset=utf-8");
-      const replayed = await readEvents(replay.body!, 3);
-      assert.deepEqual(
-        replayed.map((e) => e.data),
-        everything.slice(2, 5),
-      );
-      assert.deepEqual(
-        replayed.map((e) => e.id),
-        everything.slice(2, 5).map((e) => e.id),
-      );
-
-      // A live stream from now on gets the next merge; a reconnect with Last-Event-ID resumes after it.
-      const live = await fetch(`${url}/v1/events/stream`);
-      const waiting = readEvents(live.body!, 1);
-      const cast = await castAdd(alice, "streamed");
-      await post(stack, "/v1/submitMessage", encode(cast));
-      const [pushed] = await waiting;
-      assert.equal(pushed!.data.type, "HUB_EVENT_TYPE_MERGE_MESSAGE");
-      assert.equal(pushed!.data.mergeMessageBody.message.hash, hex(cast.hash));
-      assert.deepEqual(pushed!.data, (await get(stack, `/v1/eventById?event_id=${pushed!.id}`)).body);
-
-      const next = await castAdd(alice, "after the reconnect");
-      await post(stack, "/v1/submitMessage", encode(next));
-      const resumed = await fetch(`${url}/v1/events/stream`, {
-        headers: { "last-event-id": String(pushed!.id) },
+    describe("the event stream", () => {
+      let url: string;
+      let pushed: { id: number; data: Json };
+      before(async () => {
+        url = await listen(stack.hub.app, "hub", "127.0.0.1", 0);
       });
-      const [after] = await readEvents(resumed.body!, 1);
-      assert.equal(after!.data.mergeMessageBody.message.hash, hex(next.hash));
+      after(() => {
+        // An open stream does not keep the hub from closing (the suite's after() closes it).
+        void fetch(`${url}/v1/events/stream`).then((r) => r.body?.cancel());
+      });
 
-      const bad = await fetch(`${url}/v1/events/stream`, { headers: { "last-event-id": "yesterday" } });
-      assert.equal(bad.status, 400);
-      // An open stream does not keep the hub from closing (the suite's after() closes it).
-      void fetch(`${url}/v1/events/stream`).then((r) => r.body?.cancel());
+      it("replays the log from an event id as server-sent events", async () => {
+        const everything = (await get(stack, "/v1/events?from_event_id=0")).body.events as Json[];
+        const from = everything[2].id;
+        const replay = await fetch(`${url}/v1/events/stream?from_event_id=${from}`);
+        assert.equal(replay.status, 200);
+        assert.equal(replay.headers.get("content-type"), "text/event-stream; charset=utf-8");
+        const replayed = await readEvents(replay.body!, 3);
+        assert.deepEqual(
+          replayed.map((e) => e.data),
+          everything.slice(2, 5),
+        );
+        assert.deepEqual(
+          replayed.map((e) => e.id),
+          everything.slice(2, 5).map((e) => e.id),
+        );
+      });
+
+      it("pushes the next merge to a live stream, as the event log has it", async () => {
+        const live = await fetch(`${url}/v1/events/stream`);
+        const waiting = readEvents(live.body!, 1);
+        const cast = await castAdd(alice, "streamed");
+        await post(stack, "/v1/submitMessage", encode(cast));
+        [pushed] = (await waiting) as [{ id: number; data: Json }];
+        assert.equal(pushed.data.type, "HUB_EVENT_TYPE_MERGE_MESSAGE");
+        assert.equal(pushed.data.mergeMessageBody.message.hash, hex(cast.hash));
+        assert.deepEqual(pushed.data, (await get(stack, `/v1/eventById?event_id=${pushed.id}`)).body);
+      });
+
+      it("resumes after the Last-Event-ID of a reconnect", async () => {
+        const next = await castAdd(alice, "after the reconnect");
+        await post(stack, "/v1/submitMessage", encode(next));
+        const resumed = await fetch(`${url}/v1/events/stream`, {
+          headers: { "last-event-id": String(pushed.id) },
+        });
+        const [after] = await readEvents(resumed.body!, 1);
+        assert.equal(after!.data.mergeMessageBody.message.hash, hex(next.hash));
+      });
+
+      it("refuses a Last-Event-ID that is not an event id", async () => {
+        const bad = await fetch(`${url}/v1/events/stream`, { headers: { "last-event-id": "yesterday" } });
+        assert.equal(bad.status, 400);
+      });
     });
   });
 

@@ -1,94 +1,44 @@
 /**
- * A real stack for hub tests: the devchain, the registry and the hub on one test database, with
- * accounts registered on chain and messages built and signed by the reference client library.
+ * Hub tests' helpers over the shared test stack (test/support/stack.ts): accounts registered on
+ * chain, and messages built and signed by the reference client library.
  */
-import { join, dirname } from "node:path";
 import * as core from "@farcaster/core";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
-import { createDevchain, type Devchain } from "../../src/devchain/index.js";
-import { createHub, type Hub, type HubOptions } from "../../src/hub/index.js";
-import { createLogger } from "../../src/http/index.js";
+import type { Hub, HubOptions } from "../../src/hub/index.js";
 import { signAdminTransfer } from "../../src/protocol/eip712/adminTransfer.js";
 import { usernameProofTypedData } from "../../src/protocol/eip712/usernameProof.js";
-import { NEUTRAL, type NamingProfile } from "../../src/protocol/naming.js";
-import { createRegistry, type Registry, type RegistryOptions } from "../../src/registry/index.js";
+import { NEUTRAL } from "../../src/protocol/naming.js";
+import type { RegistryOptions } from "../../src/registry/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
 import type { TestEngine } from "../support/databases.js";
+import { startTestStack, type TestStack } from "../support/stack.js";
 
 export const DEVNET = 3;
-export const logger = createLogger(process.env.HUB_TEST_LOG === "1" ? "debug" : "silent");
 
-export interface Stack {
+export type Stack = TestStack<"registry" | "hub"> & {
+  /** The hub's database. */
   config: DatabaseConfig;
-  chain: Devchain;
-  registry: Registry;
-  hub: Hub;
-  /** Starts another hub process on the same database. */
-  startHub(overrides?: Partial<HubOptions>): Promise<Hub>;
   /** Starts another hub on a database of its own, following the same chain and registry. */
   startSeparateHub(overrides?: Partial<HubOptions>): Promise<Hub>;
-  close(): Promise<void>;
-}
+};
 
-/** The other parts get their own file next to the hub's on SQLite, and share the database on PostgreSQL. */
-function sibling(config: DatabaseConfig, part: string): DatabaseConfig {
-  if (config.engine === "postgres") return config;
-  return { engine: "sqlite", path: join(dirname(config.path), `${part}.sqlite`) };
-}
-
+/** The devchain, the registry and a hub, each mining or following at once. */
 export async function startStack(
   engine: TestEngine,
-  overrides: Partial<HubOptions> = {},
-  registryOptions: Partial<RegistryOptions> = {},
+  hub: Partial<HubOptions> = {},
+  registry: Partial<RegistryOptions> = {},
 ): Promise<Stack> {
-  const { config, drop } = await engine.create();
-  const naming: NamingProfile = overrides.naming ?? NEUTRAL;
-  const chain = await createDevchain({ database: sibling(config, "chain"), logger, blockTimeSeconds: 0 });
-  const registry = await createRegistry({
-    database: sibling(config, "registry"),
-    logger,
-    chain: chain.chain,
-    naming,
-    rateLimit: false,
-    signatureThreads: 0,
-    ...registryOptions,
-  });
-  const hubs: Hub[] = [];
-  const startHub = async (more: Partial<HubOptions> = {}) => {
-    const hub = await createHub({
-      database: config,
-      logger,
-      naming,
-      network: "devnet",
-      chain: chain.chain,
-      registry: registry.feed,
-      verifyWorkers: 1,
-      ...overrides,
-      ...more,
-    });
-    hubs.push(hub);
-    return hub;
-  };
-  const drops = [drop];
-  const startSeparateHub = async (more: Partial<HubOptions> = {}) => {
-    const created = await engine.create();
-    drops.push(created.drop);
-    return startHub({ database: created.config, ...more });
-  };
-  const hub = await startHub();
-  return {
-    config,
-    chain,
-    registry,
+  const stack = await startTestStack(engine, {
+    parts: ["registry", "hub"],
+    naming: hub.naming,
     hub,
-    startHub,
-    startSeparateHub,
-    async close() {
-      for (const h of hubs) await h.close();
-      await registry.close();
-      await chain.close();
-      for (const d of drops) await d();
-    },
+    registry,
+  });
+  return {
+    ...stack,
+    config: stack.databases.hub,
+    startSeparateHub: async (overrides = {}) =>
+      stack.startHub({ database: await stack.freshDatabase(), ...overrides }),
   };
 }
 
@@ -264,4 +214,29 @@ export async function get(stack: Stack | Hub, url: string) {
 
 export function hex(bytes: Uint8Array): string {
   return `0x${Buffer.from(bytes).toString("hex")}`;
+}
+
+/** POSTs one message to /v1/submitMessage. */
+export async function submit(stack: Stack | Hub, message: core.Message) {
+  const response = await post(stack, "/v1/submitMessage", encode(message));
+  return { ...response, body: response.body as Record<string, Json> };
+}
+
+/** The whole event log, page by page. */
+export async function allEvents(stack: Stack | Hub): Promise<Json[]> {
+  const events: Json[] = [];
+  for (let from = 0; ;) {
+    const page = (await get(stack, `/v1/events?from_event_id=${from}`)).body;
+    events.push(...page.events);
+    if (page.events.length < 100) return events;
+    from = page.nextPageEventId;
+  }
+}
+
+/** The MERGE_MESSAGE event of the message with this hash. */
+export async function mergeEventOf(stack: Stack | Hub, message: core.Message): Promise<Json> {
+  const events = await allEvents(stack);
+  return events.find(
+    (e) => e.type === "HUB_EVENT_TYPE_MERGE_MESSAGE" && e.mergeMessageBody.message.hash === hex(message.hash),
+  );
 }

@@ -31,8 +31,8 @@ for (const engine of await testEngines()) {
     let users: User[];
 
     before(async () => {
-      config = await h.database();
-      await h.start({ database: config });
+      await h.start();
+      config = h.stack.databases.registry;
       urls.push(h.url);
       if (engine.engine === "postgres") {
         urls.push((await h.startRegistry({ database: config, serverPrivateKey: h.serverKey })).url);

@@ -7,7 +7,8 @@ import { NEUTRAL } from "../../src/protocol/naming.js";
 import { createRegistry } from "../../src/registry/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";
-import { ADMIN_FID, Harness, failure, logger } from "./support.js";
+import { testLogger as logger } from "../support/stack.js";
+import { ADMIN_FID, Harness, failure } from "./support.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -18,15 +19,14 @@ for (const engine of await testEngines()) {
     let config: DatabaseConfig;
 
     before(async () => {
-      config = await h.database();
       // No server key: the registry makes one and keeps it in its database.
       await h.start({
-        database: config,
         serverPrivateKey: undefined,
         rateLimit: { perFidPerHour: 2, perIpPerHour: 5 },
         reservedNames: ["keepout"],
         adminFids: { 77: operator.address, 78: "" as `0x${string}` },
       });
+      config = h.stack.databases.registry;
     });
     after(() => h.stop());
 

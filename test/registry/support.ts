@@ -1,13 +1,13 @@
 import type { Address, Hex, LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type Devchain, createDevchain } from "../../src/devchain/index.js";
-import { createLogger, listen } from "../../src/http/index.js";
+import type { Devchain } from "../../src/devchain/index.js";
+import { listen } from "../../src/http/index.js";
 import { signAdminTransfer } from "../../src/protocol/eip712/adminTransfer.js";
 import { NEUTRAL, type NamingProfile } from "../../src/protocol/naming.js";
-import { type Registry, type RegistryOptions, createRegistry } from "../../src/registry/index.js";
+import type { Registry, RegistryOptions } from "../../src/registry/index.js";
+import type { DatabaseConfig } from "../../src/storage/index.js";
 import type { TestEngine } from "../support/databases.js";
-
-export const logger = createLogger("silent");
+import { startTestStack, type TestStack } from "../support/stack.js";
 
 /** The reference's username-proof domain, written out as a client would (not taken from castnet). */
 export const PROOF_CONTRACT: Address = "0xe3be01d99baa8db9905b33a3ca391238234b79d1";
@@ -50,7 +50,7 @@ export interface HttpReply {
   body: Record<string, unknown>;
 }
 
-/** A devchain and a listening registry on fresh databases of one engine, with a clock the test moves. */
+/** A devchain and a listening registry on one test database, with a clock the test moves. */
 export class Harness {
   clock = Math.floor(Date.now() / 1000) * 1000;
   readonly serverKey: Hex = generatePrivateKey();
@@ -58,11 +58,11 @@ export class Harness {
   /** The key of `ADMIN_FID`, a key of its own (the registry refuses the server key as an admin key). */
   readonly admin = privateKeyToAccount(generatePrivateKey());
   readonly withAdmin: Partial<RegistryOptions> = { adminFids: { [ADMIN_FID]: this.admin.address } };
+  stack!: TestStack<"registry">;
   devchain!: Devchain;
   registry!: Registry;
   url!: string;
-  readonly drops: (() => Promise<void>)[] = [];
-  readonly closes: (() => Promise<void>)[] = [];
+  private startOptions: Partial<RegistryOptions> = {};
 
   constructor(private readonly engine: TestEngine) {}
 
@@ -71,41 +71,49 @@ export class Harness {
     return Math.floor(this.clock / 1000);
   }
 
-  async database() {
-    const created = await this.engine.create();
-    this.drops.push(created.drop);
-    return created.config;
-  }
-
-  async start(options: Partial<RegistryOptions> = {}): Promise<this> {
-    this.devchain = await createDevchain({ database: await this.database(), logger, blockTimeSeconds: 0 });
-    this.closes.push(() => this.devchain.close());
-    const started = await this.startRegistry({ serverPrivateKey: this.serverKey, ...options });
-    this.registry = started.registry;
-    this.url = started.url;
-    return this;
-  }
-
-  /** Another registry process on the given (or a fresh) database. */
-  async startRegistry(options: Partial<RegistryOptions> = {}): Promise<{ registry: Registry; url: string }> {
-    const registry = await createRegistry({
-      database: options.database ?? (await this.database()),
-      logger,
-      chain: this.devchain.chain,
-      naming: NEUTRAL,
+  /** The options every registry of the harness starts with. */
+  private get defaults(): Partial<RegistryOptions> {
+    return {
       rateLimit: false,
       ccipVerifyingContract: CCIP_CONTRACT,
       signatureThreads: 1,
       now: () => this.clock,
-      ...options,
+    };
+  }
+
+  async start(options: Partial<RegistryOptions> = {}): Promise<this> {
+    this.startOptions = { serverPrivateKey: this.serverKey, ...options };
+    this.stack = await startTestStack(this.engine, {
+      parts: ["registry"],
+      registry: { ...this.defaults, ...this.startOptions },
+      listen: ["registry"],
     });
-    this.closes.push(() => registry.close());
+    this.devchain = this.stack.chain;
+    this.registry = this.stack.registry;
+    this.url = this.stack.urls.registry!;
+    return this;
+  }
+
+  /** A fresh database, dropped by `stop`. */
+  database(): Promise<DatabaseConfig> {
+    return this.stack.freshDatabase();
+  }
+
+  /** Another registry process on the given (or a fresh) database, with none of `start`'s options. */
+  async startRegistry(options: Partial<RegistryOptions> = {}): Promise<{ registry: Registry; url: string }> {
+    // The stack starts another registry with the first one's options: undo those `start` was given.
+    const unset = Object.fromEntries(Object.keys(this.startOptions).map((key) => [key, undefined]));
+    const registry = await this.stack.startRegistry({
+      ...unset,
+      ...this.defaults,
+      ...options,
+      database: options.database ?? (await this.database()),
+    });
     return { registry, url: await listen(registry.app, "registry", "127.0.0.1", 0) };
   }
 
-  async stop(): Promise<void> {
-    for (const close of this.closes.reverse()) await close();
-    for (const drop of this.drops) await drop();
+  stop(): Promise<void> {
+    return this.stack.close();
   }
 
   async user(): Promise<User> {

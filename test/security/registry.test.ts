@@ -25,9 +25,9 @@ import {
   PROOF_CONTRACT,
   type User,
   failure,
-  logger,
   proofTypedData,
 } from "../registry/support.js";
+import { testLogger as logger } from "../support/stack.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 const SECOND_ADMIN_FID = 14046;
