@@ -100,7 +100,7 @@ describe("the castnet command", () => {
     }
   });
 
-  it("starts the four parts, prints their URLs, serves them, and stops cleanly on SIGTERM", async () => {
+  it("starts the four parts, prints their URLs, serves them, and stops cleanly on SIGTERM", async (t) => {
     const child: ChildProcess = spawn(
       process.execPath,
       [
@@ -126,6 +126,7 @@ describe("the castnet command", () => {
     let stdout = "";
     child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+    t.after(() => void child.kill("SIGKILL"));
     const deadline = Date.now() + 30_000;
     while (!stdout.includes("Press Ctrl+C") && Date.now() < deadline)
       await new Promise((r) => setTimeout(r, 100));
