@@ -74,6 +74,7 @@ export async function startStack(
         chain,
         naming,
         adminFids: config.registryAdmins,
+        adminToken: config.adminToken,
         http: config.http,
       });
       started.push({ part: "registry", ...registry });

@@ -4,11 +4,12 @@ import type { Address } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import { type HttpOptions, type Logger, createHttpServer } from "../http/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
+import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
 import type { ActivitySource } from "./activity.js";
 import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
+import { clientApiMetrics } from "./metrics.js";
 import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
 import { clientApiRoutes } from "./routes/index.js";
@@ -93,6 +94,9 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       part: "api",
       logger: options.logger,
       errors: clientApiErrors,
+      adminToken: options.adminToken,
+      metrics: clientApiMetrics(database.db),
+      ready: { database: migrationsApplied(database, "api", migrations) },
     });
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
     await app.ready();

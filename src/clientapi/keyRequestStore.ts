@@ -43,6 +43,16 @@ export function keyRequestsIn(db: ApiDb, state: KeyRequestState): Promise<KeyReq
   return db.selectFrom("api_signed_key_requests").selectAll().where("state", "=", state).execute();
 }
 
+/** How many requests are in each state (states with none are left out). */
+export async function countKeyRequestsByState(db: ApiDb): Promise<Map<KeyRequestState, number>> {
+  const rows = await db
+    .selectFrom("api_signed_key_requests")
+    .select((eb) => ["state", eb.fn.countAll<number | string>().as("n")])
+    .groupBy("state")
+    .execute();
+  return new Map(rows.map((row) => [row.state, Number(row.n)]));
+}
+
 /** Moves a request on only if it is still in `from`; returns whether it did. */
 export async function moveKeyRequest(
   db: ApiDb,

@@ -2,8 +2,9 @@
 import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
-import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
+import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
 import { chainErrors } from "./errors.js";
+import { devchainMetrics } from "./metrics.js";
 import { chainMigrations } from "./migrations/index.js";
 import { chainRoutes } from "./routes/index.js";
 import { ChainService } from "./service.js";
@@ -51,6 +52,9 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
     part: "devchain",
     logger: options.logger,
     errors: chainErrors,
+    adminToken: options.adminToken,
+    metrics: devchainMetrics(chain),
+    ready: { database: migrationsApplied(database, "chain", chainMigrations) },
   });
   await app.register(chainRoutes, { chain, adminToken: options.adminToken });
   await app.ready();

@@ -28,7 +28,12 @@ import { custodyOf, fidOf, parseRegister, recordRegister } from "./idRegistry.js
 import { parseKey, parseKeyAdd, recordKeyAdd, recordKeyRemove } from "./keyRegistry.js";
 import { checkUnits, recordRent } from "./storageRegistry.js";
 import type { ChainDb, ChainTables, TransactionKind } from "./tables.js";
-import { recordTransaction, transactionByHash, transactionStatus } from "./transactions.js";
+import {
+  countPendingTransactions,
+  recordTransaction,
+  transactionByHash,
+  transactionStatus,
+} from "./transactions.js";
 
 export interface ChainServiceOptions {
   logger: Logger;
@@ -107,6 +112,11 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
 
   async latestBlockNumber(): Promise<number> {
     return (await this.latestBlock()).number;
+  }
+
+  /** Transactions submitted and not yet mined (with a block time above 0). */
+  pendingTransactionCount(): Promise<number> {
+    return countPendingTransactions(this.database.db);
   }
 
   onBlock(listener: (blockNumber: number) => void): () => void {

@@ -97,6 +97,15 @@ export async function pendingTransactions(trx: ChainDb): Promise<TransactionRow[
   return rows.map(toTransactionRow);
 }
 
+export async function countPendingTransactions(db: ChainDb): Promise<number> {
+  const row = await db
+    .selectFrom("chain_transactions")
+    .select((eb) => eb.fn.countAll<number | string>().as("n"))
+    .where("block_number", "is", null)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 export async function markTransactionMined(
   trx: ChainDb,
   seq: number,

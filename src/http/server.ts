@@ -11,10 +11,13 @@ import Fastify, {
   type onRouteHookHandler,
 } from "fastify";
 import type { ErrorShape } from "./errors.js";
+import { Registry } from "prom-client";
 import { hostGuard } from "./hosts.js";
 import { lingerIfBodyUnread } from "./linger.js";
 import type { Logger } from "./logger.js";
-import { isOperatorGuard, normalOrigin } from "./operator.js";
+import { requestMetrics, serveMetrics } from "./metrics.js";
+import { isOperatorGuard, normalOrigin, operatorGuard } from "./operator.js";
+import { type ReadinessCheck, serveReadiness } from "./readiness.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
 
 /** One route a part serves: its method and its Fastify pattern, prefix included. */
@@ -53,6 +56,12 @@ export interface HttpServerOptions extends HttpOptions {
   errors: ErrorShape;
   /** Largest request body in bytes. */
   bodyLimit?: number;
+  /** Guards the operator read GET /metrics; without one it answers loopback callers only. */
+  adminToken?: string;
+  /** The part's own metrics, served with the request and process metrics; default none. */
+  metrics?: Registry;
+  /** What GET /_ready checks, by name; default nothing (always ready). */
+  ready?: Readonly<Record<string, ReadinessCheck>>;
 }
 
 const DEFAULT_BODY_LIMIT = 64 * 1024;
@@ -75,7 +84,8 @@ function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal
  * (hosts.ts), CORS with preflight for public routes and none for operator routes (operator.ts),
  * body limits, time limits on receiving requests, a cap on connections, keep-alive longer than
  * common load balancers' 60 s, schema validation that coerces query strings but never JSON bodies,
- * errors in the part's own shape (never a 500 for bad input), and a health route.
+ * errors in the part's own shape (never a 500 for bad input), a health route, a readiness route
+ * (readiness.ts) and Prometheus metrics with every request timed (metrics.ts).
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
@@ -124,7 +134,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     reply.header("x-request-id", request.id);
     lingerIfBodyUnread(request.raw, reply.raw);
   });
+  const metrics = options.metrics ?? new Registry();
+  const observe = requestMetrics(metrics);
   app.addHook("onResponse", async (request, reply) => {
+    observe(request, reply);
     request.log.info(
       {
         method: request.method,
@@ -160,6 +173,8 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   });
 
   app.get("/_health", async () => ({ status: "ok" }));
+  serveReadiness(app, options.ready ?? {});
+  serveMetrics(app, metrics, operatorGuard(options.adminToken, options.errors));
   return app as unknown as FastifyInstance;
 }
 

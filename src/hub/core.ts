@@ -1,6 +1,6 @@
 /**
- * What every part of the hub shares: its database, naming profile, network, clock, logger and the
- * bus that wakes event streams; and the one way to run a merge transaction.
+ * What every part of the hub shares: its database, naming profile, network, clock, logger, metrics
+ * and the bus that wakes event streams; and the one way to run a merge transaction.
  */
 import type { Logger } from "../http/index.js";
 import type { SocialNetwork } from "../protocol/generated/message.js";
@@ -8,6 +8,7 @@ import type { NamingProfile } from "../protocol/naming.js";
 import { type Database, serializedTransaction } from "../storage/index.js";
 import { flushCounts, newContext, type MergeContext } from "./context.js";
 import { commitEvents, type EventBus } from "./events.js";
+import type { HubMetrics } from "./metrics.js";
 import type { HubTables } from "./tables.js";
 
 export interface HubCore {
@@ -18,6 +19,7 @@ export interface HubCore {
   readonly now: () => number;
   readonly logger: Logger;
   readonly bus: EventBus;
+  readonly metrics: HubMetrics;
 }
 
 /** A committed merge: its result, and a promise that settles once it survives a power cut. */
@@ -37,16 +39,17 @@ export async function commitMerge<Result>(
   locks: Iterable<bigint>,
   work: (ctx: MergeContext) => Promise<Result>,
 ): Promise<Committed<Result>> {
-  let wrote = false;
+  let written = 0;
   const value = await serializedTransaction(core.database, locks, async (trx) => {
     const ctx = newContext(trx, core.database.engine, core.profile, core.now());
     const result = await work(ctx);
     await flushCounts(ctx);
-    wrote = (await commitEvents(ctx)) > 0;
+    written = await commitEvents(ctx);
     return result;
   });
+  core.metrics.eventsWritten.inc(written);
   const durable = core.database.durable().then(() => {
-    if (wrote) core.bus.notify();
+    if (written > 0) core.bus.notify();
   });
   return { value, durable };
 }

@@ -108,6 +108,9 @@ export class MergeEngine {
     this.#preparing++;
     try {
       return await this.#prepare(bytes, forValidation);
+    } catch (error) {
+      if (error instanceof HubError && !forValidation) this.core.metrics.refused(error.errCode);
+      throw error;
     } finally {
       // A refused message never reaches the queue: the group need not wait for it.
       if (--this.#preparing === 0) setImmediate(() => this.#gathered?.());
@@ -161,7 +164,11 @@ export class MergeEngine {
       await this.hooks.syncChain();
       outcome = await this.#enqueue(prepared);
     }
-    if (outcome !== undefined) throw outcome;
+    if (outcome !== undefined) {
+      this.core.metrics.refused(outcome.errCode);
+      throw outcome;
+    }
+    this.core.metrics.merges.inc();
     return prepared.accepted;
   }
 
@@ -218,6 +225,7 @@ export class MergeEngine {
     try {
       const locks = group.flatMap((w) => locksOf(w.prepared.accepted.message.data));
       committed = await commitMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
+      this.core.metrics.mergeGroupSize.observe(group.length);
     } catch (error) {
       // A fault (not a refusal) aborts the whole group: retry its messages one by one, so that one
       // bad apple cannot fail the others.

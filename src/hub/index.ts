@@ -11,7 +11,7 @@ import { createHttpServer, type HttpOptions, type Logger } from "../http/index.j
 import { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../registry/feed.js";
-import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
+import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
 import type { HubCore } from "./core.js";
 import { MergeEngine } from "./engine.js";
 import { basicAuth, parseRpcAuth } from "./auth.js";
@@ -19,6 +19,7 @@ import { hubErrors } from "./errors.js";
 import { EventBus } from "./events.js";
 import { NameFollower } from "./fnames.js";
 import { scheduleJobs } from "./jobs.js";
+import { HubMetrics } from "./metrics.js";
 import { hubMigrations } from "./migrations/index.js";
 import { FidRateLimit } from "./fidRateLimit.js";
 import { ChainFollower } from "./chainFollower.js";
@@ -115,10 +116,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     now: options.now ?? Date.now,
     logger: options.logger.child({ part: "hub" }),
     bus: new EventBus(),
+    metrics: new HubMetrics(),
   };
-  const verifier = options.verifier ?? createVerifier(options.verifyWorkers, options.naming);
+  const verifier =
+    options.verifier ?? createVerifier(options.verifyWorkers, options.naming, core.metrics.verifyBatchSize);
   const chain = new ChainFollower(core, options.chain);
   const names = new NameFollower(core, options.registry);
+  core.metrics.watch({ verifyQueue: () => verifier.queued, followers: { chain, registry: names } });
   const engine = new MergeEngine(
     core,
     verifier,
@@ -140,6 +144,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     logger: options.logger,
     errors: hubErrors,
     bodyLimit: BODY_LIMIT,
+    adminToken: options.adminToken,
+    metrics: core.metrics.registry,
+    ready: {
+      database: migrationsApplied(database, "hub", hubMigrations),
+      "chain follower": async () => chain.unready(),
+      "registry follower": async () => names.unready(),
+    },
   });
   await app.register(hubRoutes, {
     service,
@@ -149,6 +160,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     activityRead: { ...DEFAULT_ACTIVITY_READ, ...options.activityRead },
     now: core.now,
     streams: options.streams,
+    metrics: core.metrics,
   });
   await app.ready();
   void chain.sync();

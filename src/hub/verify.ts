@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from "node:os";
 import type { Worker } from "node:worker_threads";
+import type { Histogram } from "prom-client";
 import { HubError, isHubErrorCode, type HubErrorCode } from "../protocol/errors.js";
 import { decodeMessage } from "../protocol/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
@@ -89,6 +90,8 @@ async function validateBytes(request: VerifyRequest, profile: NamingProfile): Pr
 export interface Verifier {
   /** The stateless validation error of the message, or undefined when it is valid. */
   validate(bytes: Uint8Array, now: number): Promise<HubError | undefined>;
+  /** Messages waiting for a free thread (GET /metrics). */
+  readonly queued: number;
   close(): Promise<void>;
 }
 
@@ -101,6 +104,7 @@ function toError(verdict: VerifyVerdict): HubError | undefined {
 function inlineVerifier(profile: NamingProfile): Verifier {
   return {
     validate: async (bytes, now) => toError(await validateBytes({ id: 0, bytes, now }, profile)),
+    queued: 0,
     close: async () => undefined,
   };
 }
@@ -146,9 +150,11 @@ export class WorkerPool implements Verifier {
   #failedStarts = 0;
   #closed = false;
 
+  /** `batchSizes`, when given, observes the size of every batch sent to a thread. */
   constructor(
     count: number,
     private readonly profile: NamingProfile,
+    private readonly batchSizes?: Histogram,
   ) {
     for (let i = 0; i < count; i++) this.#start();
   }
@@ -156,6 +162,10 @@ export class WorkerPool implements Verifier {
   /** The running workers (tests stop one to see the pool recover). */
   get threads(): readonly Worker[] {
     return this.#workers;
+  }
+
+  get queued(): number {
+    return this.#queue.length;
   }
 
   validate(bytes: Uint8Array, now: number): Promise<HubError | undefined> {
@@ -242,6 +252,7 @@ export class WorkerPool implements Verifier {
     const share = Math.ceil(queue.length / idle);
     for (let i = 0; i < queue.length; i += share) {
       const requests = queue.slice(i, i + share);
+      this.batchSizes?.observe(requests.length);
       const batch = packBatch(requests);
       const buffers = [
         batch.bytes.buffer,
@@ -271,7 +282,11 @@ function remove<T>(list: T[], item: T): void {
   if (at >= 0) list.splice(at, 1);
 }
 
-export function createVerifier(workers: number | undefined, profile: NamingProfile): Verifier {
+export function createVerifier(
+  workers: number | undefined,
+  profile: NamingProfile,
+  batchSizes?: Histogram,
+): Verifier {
   const count = workers ?? availableParallelism();
-  return count > 0 ? new WorkerPool(count, profile) : inlineVerifier(profile);
+  return count > 0 ? new WorkerPool(count, profile, batchSizes) : inlineVerifier(profile);
 }

@@ -10,12 +10,14 @@ import {
   type Database,
   type DatabaseConfig,
   migrate,
+  migrationsApplied,
   openDatabase,
   serializedTransaction,
 } from "../storage/index.js";
 import { ccipRoutes } from "./ccipRoutes.js";
 import { registryErrors } from "./errors.js";
 import type { TransferFeed } from "./feed.js";
+import { RegistryMetrics } from "./metrics.js";
 import { registryMigrations } from "./migrations/index.js";
 import {
   type CcipLimits,
@@ -63,6 +65,8 @@ export interface RegistryOptions {
   now?: () => number;
   /** Threads that check and make signatures (at least 1). Default: one per core, at most 4. */
   signatureThreads?: number;
+  /** Guards GET /metrics, its one operator route; without one it answers loopback callers only. */
+  adminToken?: string;
   /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
   http?: HttpOptions;
 }
@@ -152,6 +156,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     signer = createClaimSigner({ ...setup, privateKey }, options.signatureThreads);
     const service = new RegistryService({ database, chain: options.chain, signer, admins, reserved, now });
 
+    const metrics = new RegistryMetrics();
     const app = await createHttpServer({
       ...options.http,
       part: "registry",
@@ -159,8 +164,11 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       errors: registryErrors,
       // A transfer request is a few hundred bytes; a CCIP multicall a few kilobytes.
       bodyLimit: 16 * 1024,
+      adminToken: options.adminToken,
+      metrics: metrics.registry,
+      ready: { database: migrationsApplied(database, "registry", registryMigrations) },
     });
-    await app.register(registryRoutes, { service, limits });
+    await app.register(registryRoutes, { service, limits, metrics });
     await app.register(ccipRoutes, { prefix: "/ccip", service, lookups });
 
     const threads = signer;

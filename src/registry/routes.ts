@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import { ALLOW_NUL } from "../http/validation.js";
 import type { Hex } from "viem";
+import { RegistryError } from "./errors.js";
+import type { RegistryMetrics } from "./metrics.js";
 import type { TransferRateLimits } from "./rateLimit.js";
 import type { RegistryService, TransferRequest } from "./service.js";
 import type { TransferFilter } from "./store.js";
@@ -64,9 +66,13 @@ export interface RegistryRoutesOptions {
   service: RegistryService;
   /** Undefined when rate limiting is off. */
   limits: TransferRateLimits | undefined;
+  metrics: RegistryMetrics;
 }
 
-export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (app, { service, limits }) => {
+export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
+  app,
+  { service, limits, metrics },
+) => {
   app.get<{ Querystring: ListQuery }>(
     "/transfers",
     {
@@ -137,10 +143,15 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     },
     async (request) => {
       const body = request.body;
-      const signed = limits?.admit(request.ip, body.fid || (body.from === 0 ? body.to : body.from));
-      return {
-        transfer: await service.submitTransfer({ ...body, signature: body.signature as Hex }, signed),
-      };
+      try {
+        const signed = limits?.admit(request.ip, body.fid || (body.from === 0 ? body.to : body.from));
+        const transfer = await service.submitTransfer({ ...body, signature: body.signature as Hex }, signed);
+        metrics.granted();
+        return { transfer };
+      } catch (error) {
+        if (error instanceof RegistryError) metrics.refused(error.code);
+        throw error;
+      }
     },
   );
 

@@ -1,4 +1,4 @@
-import { type Kysely, type Migration as KyselyMigration, Migrator } from "kysely";
+import { type Kysely, type Migration as KyselyMigration, Migrator, sql } from "kysely";
 import type { Database, DatabaseKind } from "./database.js";
 
 /** One schema change of a part; migrations run in the order of their names ("0001_transfers", …). */
@@ -32,4 +32,24 @@ export async function migrate<Tables>(
       `migration ${part}/${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
     );
   }
+}
+
+/**
+ * A readiness check (GET /_ready): every migration this code knows has been applied (another process
+ * may be migrating the database, or it may have been restored from an old copy). Resolves to the
+ * reason when not ready; throws when the database does not answer.
+ */
+export function migrationsApplied<Tables>(
+  database: Database<Tables>,
+  part: string,
+  migrations: Record<string, Migration>,
+): () => Promise<string | undefined> {
+  return async () => {
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(`${part}_migrations`)}`.execute(
+      database.db as Kysely<unknown>,
+    );
+    const applied = new Set(rows.map((row) => row.name));
+    const pending = Object.keys(migrations).filter((name) => !applied.has(name));
+    return pending.length === 0 ? undefined : `migrations not applied yet: ${pending.sort().join(", ")}`;
+  };
 }

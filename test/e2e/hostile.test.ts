@@ -267,6 +267,8 @@ interface Case {
   noBody?: boolean;
   /** Extra check of a 2xx answer. */
   accepted?: (body: unknown) => string | undefined;
+  /** A 2xx answer is plain text, not JSON. */
+  text?: boolean;
 }
 
 /** Every problem with one answer; empty when it keeps the promise. */
@@ -278,6 +280,8 @@ function judge(part: Part, c: Case, reply: Reply, shapes: readonly Shape[]): str
   if (ok && c.expect === "refuse") return [`${where}: accepted, but this input must be refused with a 4xx`];
   if (reply.status >= 300 && reply.status < 400) return [`${where}: a redirect is not an answer`];
   if (c.noBody) return [];
+  if (ok && c.text)
+    return /^text\/plain/.test(reply.contentType) ? [] : [`${where}: content-type is ${reply.contentType}`];
   let body: unknown;
   if (reply.text !== "" || !ok) {
     try {
@@ -762,6 +766,8 @@ interface Route {
   write?: boolean;
   /** An accepted request opens a stream that never ends: only requests the route must refuse are sent. */
   stream?: boolean;
+  /** Accepted answers are plain text (the Prometheus format), not JSON; refusals are still the part's JSON. */
+  text?: boolean;
   /** What the baseline request is expected to get. */
   baseline?: Expect | "skip";
   shapes?: readonly Shape[];
@@ -873,6 +879,8 @@ function routes(fx: Fixtures): Route[] {
     { part: "registry", method: "GET", path: "/signer", strictQuery: false },
     { part: "registry", method: "GET", path: "/current-time", strictQuery: false },
     { part: "registry", method: "GET", path: "/_health", strictQuery: false },
+    { part: "registry", method: "GET", path: "/_ready", strictQuery: false },
+    { part: "registry", method: "GET", path: "/metrics", strictQuery: false, text: true },
     {
       part: "registry",
       method: "GET",
@@ -1035,6 +1043,8 @@ function routes(fx: Fixtures): Route[] {
       },
     ),
     hub("/_health", {}),
+    hub("/_ready", {}),
+    hub("/metrics", {}, { text: true }),
     ...["/v1/admin/housekeeping", "/v1/admin/sync"].map((path) =>
       hub(path, {}, { method: "POST", write: true, noBody: true }),
     ),
@@ -1299,6 +1309,8 @@ function routes(fx: Fixtures): Route[] {
       },
     }),
     api("GET", "/_health", { strictQuery: false }),
+    api("GET", "/_ready", { strictQuery: false }),
+    api("GET", "/metrics", { strictQuery: false, text: true }),
 
     // Devchain (src/devchain/routes/)
     chain("POST", "/v1/fids", {
@@ -1358,6 +1370,8 @@ function routes(fx: Fixtures): Route[] {
     }),
     chain("GET", "/v1/blocks/latest", { strictQuery: false }),
     chain("GET", "/_health", { strictQuery: false }),
+    chain("GET", "/_ready", { strictQuery: false }),
+    chain("GET", "/metrics", { strictQuery: false, text: true }),
   ];
 }
 
@@ -2379,7 +2393,9 @@ for (const engine of engines) {
           if (route.path !== "/ccip/*") cases.push(...methodCases(route, all));
         }
         if (route.extra) cases.push(...(await route.extra(fx)));
-        const sent = route.stream ? cases.filter((c) => c.expect === "refuse") : cases;
+        const sent = (route.stream ? cases.filter((c) => c.expect === "refuse") : cases).map((c) =>
+          route.text ? { ...c, text: true } : c,
+        );
         report(await sweep(route.part, sent, { shapes: route.shapes, write: route.write }));
       });
     });

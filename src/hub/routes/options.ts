@@ -1,5 +1,6 @@
 import type { onRequestAsyncHookHandler } from "fastify";
 import type { NamingProfile } from "../../protocol/naming.js";
+import type { HubMetrics } from "../metrics.js";
 import type { HubService } from "../service.js";
 import type { ActivityReadOptions } from "./activity.js";
 import type { StreamLimits } from "./stream.js";
@@ -14,4 +15,5 @@ export interface HubRoutesOptions {
   activityRead: ActivityReadOptions;
   now: () => number;
   streams?: StreamLimits;
+  metrics: HubMetrics;
 }

@@ -34,7 +34,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
   app,
-  { service, profile, streams = {} },
+  { service, profile, streams = {}, metrics },
 ) => {
   const maxStreams = streams.maxStreams ?? 2_000;
   const maxPerClient = streams.maxStreamsPerClient ?? 20;
@@ -106,6 +106,7 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
         if (closed) return;
         closed = true;
         open.delete(end);
+        metrics.streams.dec();
         const left = (perClient.get(client) ?? 1) - 1;
         if (left === 0) perClient.delete(client);
         else perClient.set(client, left);
@@ -113,6 +114,7 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
         raw.end();
       };
       open.add(end);
+      metrics.streams.inc();
       perClient.set(client, (perClient.get(client) ?? 0) + 1);
       raw.on("close", end);
       try {
