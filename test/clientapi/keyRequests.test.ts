@@ -122,38 +122,51 @@ for (const engine of await testEngines()) {
       await h?.close();
     });
 
-    it("creates a pending request on both spellings of the path, and reads it back", async () => {
-      const key = newKey();
-      const deadline = nowSeconds() + 86_400;
-      const signature = await signRequest(app, key, deadline);
-      const created = await post({ key, requestFid: app.fid, deadline, signature });
-      assert.equal(created.status, 200);
-      const request = created.body.result.signedKeyRequest;
-      assert.match(request.token, /^0x[0-9a-f]{32}$/);
-      assert.deepEqual(created.body, {
-        result: {
-          signedKeyRequest: {
-            token: request.token,
-            deeplinkUrl: `service://signed-key-request?token=${request.token}`,
-            key,
-            state: "pending",
-            requestFid: app.fid,
-            isSponsored: false,
+    describe("a new request", () => {
+      let key: Hex;
+      let deadline: number;
+      let signature: Hex;
+      let created: Awaited<ReturnType<typeof post>>;
+      let request: { token: string };
+
+      it("is created pending", async () => {
+        key = newKey();
+        deadline = nowSeconds() + 86_400;
+        signature = await signRequest(app, key, deadline);
+        created = await post({ key, requestFid: app.fid, deadline, signature });
+        assert.equal(created.status, 200);
+        request = created.body.result.signedKeyRequest;
+        assert.match(request.token, /^0x[0-9a-f]{32}$/);
+        assert.deepEqual(created.body, {
+          result: {
+            signedKeyRequest: {
+              token: request.token,
+              deeplinkUrl: `service://signed-key-request?token=${request.token}`,
+              key,
+              state: "pending",
+              requestFid: app.fid,
+              isSponsored: false,
+            },
           },
-        },
-      });
-      assert.deepEqual(await get(`/v2/signed-key-request?token=${request.token}`), {
-        status: 200,
-        body: created.body,
+        });
       });
 
-      // The plural path; requestFid as a string of digits, as some clients send it. The same signed
-      // body is the same request.
-      const plural = await post(
-        { key, requestFid: String(app.fid), deadline, signature },
-        "/v2/signed-key-requests",
-      );
-      assert.deepEqual(plural, created);
+      it("is read back by its token", async () => {
+        assert.deepEqual(await get(`/v2/signed-key-request?token=${request.token}`), {
+          status: 200,
+          body: created.body,
+        });
+      });
+
+      it("is the answer to the same signed body on the plural path", async () => {
+        // The plural path; requestFid as a string of digits, as some clients send it. The same signed
+        // body is the same request.
+        const plural = await post(
+          { key, requestFid: String(app.fid), deadline, signature },
+          "/v2/signed-key-requests",
+        );
+        assert.deepEqual(plural, created);
+      });
     });
 
     it("accepts a request signed by the reference client library under the reference domain", async () => {
@@ -232,11 +245,14 @@ for (const engine of await testEngines()) {
       assert.equal(await rows(), before);
     });
 
-    it("answers an unknown token with 404 and a malformed one with 400", async () => {
+    it("answers an unknown token with 404", async () => {
       assert.deepEqual(await get("/v2/signed-key-request?token=0xabcdef"), {
         status: 404,
         body: errorOf("No signed key request found with token 0xabcdef"),
       });
+    });
+
+    it("answers a malformed or missing token with 400", async () => {
       assert.deepEqual(await get("/v2/signed-key-request?token=hello"), {
         status: 400,
         body: errorOf("token must be 0x followed by hex digits"),
@@ -504,49 +520,72 @@ for (const engine of await testEngines()) {
         };
       }
 
-      it("refuses a sponsor that is not signed up, short of credits, or did not sign", async () => {
-        const before = await rows();
-        assert.deepEqual(await post(await sponsoredBody()), {
-          status: 400,
-          body: errorOf(`fid ${sponsor.fid} is not signed up as a sponsor`),
+      describe("refusing a sponsorship", () => {
+        let rowsBefore: Awaited<ReturnType<typeof rows>>;
+        let body: Awaited<ReturnType<typeof sponsoredBody>>;
+        let expected: ReturnType<typeof errorOf>;
+
+        before(async () => {
+          rowsBefore = await rows();
         });
-        await call(h.url, "PUT", `/v1/admin/sponsors/${sponsor.fid}`, { credits: 99 });
-        assert.deepEqual(await post(await sponsoredBody()), {
-          status: 402,
-          body: errorOf(`sponsor fid ${sponsor.fid} has 99 credits; sponsoring needs at least 100`),
-        });
-        await call(h.url, "PUT", `/v1/admin/sponsors/${sponsor.fid}`, { credits: 100 });
-        const body = await sponsoredBody();
-        // Signed by someone else, or over other bytes than the request signature.
-        const forged = { ...body, sponsorship: await sponsorship(body.signature, user) };
-        forged.sponsorship.sponsorFid = sponsor.fid;
-        const expected = errorOf(
-          `sponsorship.signature is not a signature by the custody address of fid ${sponsor.fid} over the raw bytes of the request signature`,
-        );
-        assert.deepEqual(await post(forged), { status: 400, body: expected });
-        const text = {
-          ...body,
-          sponsorship: {
-            sponsorFid: sponsor.fid,
-            signature: await sponsor.account.signMessage({ message: body.signature }),
-          },
-        };
-        assert.deepEqual(await post(text), { status: 400, body: expected });
-        assert.deepEqual(
-          await post({
-            ...body,
-            sponsorship: { sponsorFid: 424_242, signature: body.sponsorship.signature },
-          }),
-          {
+
+        it("refuses a sponsor that is not signed up", async () => {
+          assert.deepEqual(await post(await sponsoredBody()), {
             status: 400,
-            body: errorOf("sponsorship.sponsorFid 424242 is not a registered fid"),
-          },
-        );
-        assert.deepEqual(await post({ ...body, sponsorship: { sponsorFid: sponsor.fid } }), {
-          status: 400,
-          body: errorOf('field "sponsorship.signature" is required'),
+            body: errorOf(`fid ${sponsor.fid} is not signed up as a sponsor`),
+          });
         });
-        assert.equal(await rows(), before);
+
+        it("refuses a sponsor short of credits with 402", async () => {
+          await call(h.url, "PUT", `/v1/admin/sponsors/${sponsor.fid}`, { credits: 99 });
+          assert.deepEqual(await post(await sponsoredBody()), {
+            status: 402,
+            body: errorOf(`sponsor fid ${sponsor.fid} has 99 credits; sponsoring needs at least 100`),
+          });
+        });
+
+        it("refuses a sponsorship signed by someone else than the sponsor", async () => {
+          await call(h.url, "PUT", `/v1/admin/sponsors/${sponsor.fid}`, { credits: 100 });
+          body = await sponsoredBody();
+          const forged = { ...body, sponsorship: await sponsorship(body.signature, user) };
+          forged.sponsorship.sponsorFid = sponsor.fid;
+          expected = errorOf(
+            `sponsorship.signature is not a signature by the custody address of fid ${sponsor.fid} over the raw bytes of the request signature`,
+          );
+          assert.deepEqual(await post(forged), { status: 400, body: expected });
+        });
+
+        it("refuses a sponsorship signed over other bytes than the request signature", async () => {
+          const text = {
+            ...body,
+            sponsorship: {
+              sponsorFid: sponsor.fid,
+              signature: await sponsor.account.signMessage({ message: body.signature }),
+            },
+          };
+          assert.deepEqual(await post(text), { status: 400, body: expected });
+        });
+
+        it("refuses a sponsorship naming an unregistered fid or carrying no signature", async () => {
+          assert.deepEqual(
+            await post({
+              ...body,
+              sponsorship: { sponsorFid: 424_242, signature: body.sponsorship.signature },
+            }),
+            {
+              status: 400,
+              body: errorOf("sponsorship.sponsorFid 424242 is not a registered fid"),
+            },
+          );
+          assert.deepEqual(await post({ ...body, sponsorship: { sponsorFid: sponsor.fid } }), {
+            status: 400,
+            body: errorOf('field "sponsorship.signature" is required'),
+          });
+        });
+
+        it("writes no request for a refused sponsorship", async () => {
+          assert.equal(await rows(), rowsBefore);
+        });
       });
 
       it("charges the sponsor once, when the request is approved", async () => {
@@ -600,9 +639,10 @@ for (const engine of await testEngines()) {
         await h.devchain.chain.mine();
       });
 
-      it("says so when the key is not the fid's custody key, or the API refuses", async () => {
+      const stranger = generatePrivateKey();
+
+      it("says so when the key is not the fid's custody key", async () => {
         const request = await create();
-        const stranger = generatePrivateKey();
         await assert.rejects(
           approveKeyRequest({
             apiUrl: h.url,
@@ -614,6 +654,9 @@ for (const engine of await testEngines()) {
             `the custody key given is for ${privateKeyToAccount(stranger).address}, but fid ${user.fid} is owned by ${user.account.address}`,
           ),
         );
+      });
+
+      it("passes on the API's refusal", async () => {
         await assert.rejects(
           approveKeyRequest({ apiUrl: h.url, token: "0x1234", fid: user.fid, custodyPrivateKey: stranger }),
           (error: unknown) =>
@@ -650,33 +693,38 @@ for (const engine of await testEngines()) {
       });
       after(() => h?.close());
 
-      it("completes the flow, and answers 409 for a refused key add and 503 for an unreachable chain", async () => {
-        const app = await registerWallet(h.devchain);
-        const user = await registerWallet(h.devchain);
-        const key = newKey();
-        let made = 0;
-        const make = async () => {
-          const deadline = Math.floor(Date.now() / 1000) + 3600 + made++;
-          const signature = await signRequest(app, key, deadline);
-          return call(base, "POST", "/v2/signed-key-requests", {
-            key,
-            requestFid: app.fid,
-            deadline,
-            signature,
-          });
-        };
-        const approve = async (token: string) => {
-          const typed = (
-            await call(base, "GET", `/v2/signed-key-request/approval?token=${token}&fid=${user.fid}`)
-          ).body.result.typedData as ApprovalTypedData;
-          return call(base, "POST", "/v2/signed-key-request/approval", {
-            token,
-            fid: user.fid,
-            nonce: typed.message.nonce,
-            deadline: typed.message.deadline,
-            signature: await user.account.signTypedData(typed as never),
-          });
-        };
+      let app: Wallet;
+      let user: Wallet;
+      const key = newKey();
+      let made = 0;
+      let second: { token: string };
+
+      const make = async () => {
+        const deadline = Math.floor(Date.now() / 1000) + 3600 + made++;
+        const signature = await signRequest(app, key, deadline);
+        return call(base, "POST", "/v2/signed-key-requests", {
+          key,
+          requestFid: app.fid,
+          deadline,
+          signature,
+        });
+      };
+      const approve = async (token: string) => {
+        const typed = (
+          await call(base, "GET", `/v2/signed-key-request/approval?token=${token}&fid=${user.fid}`)
+        ).body.result.typedData as ApprovalTypedData;
+        return call(base, "POST", "/v2/signed-key-request/approval", {
+          token,
+          fid: user.fid,
+          nonce: typed.message.nonce,
+          deadline: typed.message.deadline,
+          signature: await user.account.signTypedData(typed as never),
+        });
+      };
+
+      it("completes a request", async () => {
+        app = await registerWallet(h.devchain);
+        user = await registerWallet(h.devchain);
         const first = (await make()).body.result.signedKeyRequest;
         assert.equal((await approve(first.token)).body.result.signedKeyRequest.state, "approved");
         await h.devchain.chain.mine();
@@ -685,12 +733,17 @@ for (const engine of await testEngines()) {
             .signedKeyRequest.state,
           "completed",
         );
-        const second = (await make()).body.result.signedKeyRequest;
+      });
+
+      it("answers 409 when the chain refuses the key add", async () => {
+        second = (await make()).body.result.signedKeyRequest;
         assert.deepEqual(await approve(second.token), {
           status: 409,
           body: errorOf(`the chain refused the key add: key ${key} is already added to fid ${user.fid}`),
         });
+      });
 
+      it("answers 503 when the chain is unreachable", async () => {
         await h.devchain.app.close();
         assert.deepEqual(await make(), {
           status: 503,
@@ -698,7 +751,9 @@ for (const engine of await testEngines()) {
             `the chain is unavailable; could not read or write the custody address of fid ${app.fid}`,
           ),
         });
-        // Reads that do not need the chain still answer.
+      });
+
+      it("still answers reads that do not need an unreachable chain", async () => {
         assert.equal((await call(base, "GET", `/v2/signed-key-request?token=${second.token}`)).status, 200);
       });
     },

@@ -98,23 +98,34 @@ for (const engine of await testEngines()) {
       assert.deepEqual(await holders(), [10, 11, 99]);
     });
 
-    it("runs a slot once across restarts and between two processes, and only the latest missed one", async () => {
-      const count = (await runs()).length;
-      const second = await h.restart();
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      assert.equal((await runs()).length, count);
-      // Both processes see the next slot come; one of them runs it.
-      clock = at("2024-06-11T12:00:05Z");
-      await until("the next run", async () => (await runs()).length === count + 1);
-      await new Promise((resolve) => setTimeout(resolve, 60));
-      assert.equal((await runs()).filter((r) => r.slot === at("2024-06-11T12:00:00Z")).length, 1);
-      await second.close();
-      // Down for three weeks: one catch-up run, for the latest slot.
-      clock = at("2024-07-03T08:00:00Z");
-      const third = await h.restart();
-      await until("the catch-up run", async () => (await runs()).length === count + 2);
-      assert.equal((await runs()).at(-1)!.slot, at("2024-07-02T12:00:00Z"));
-      await third.close();
+    describe("restarts", () => {
+      let count: number;
+      let second: Awaited<ReturnType<typeof h.restart>>;
+
+      it("runs no slot again when a process starts after its run", async () => {
+        count = (await runs()).length;
+        second = await h.restart();
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        assert.equal((await runs()).length, count);
+      });
+
+      it("runs a slot once between two processes", async () => {
+        // Both processes see the next slot come; one of them runs it.
+        clock = at("2024-06-11T12:00:05Z");
+        await until("the next run", async () => (await runs()).length === count + 1);
+        await new Promise((resolve) => setTimeout(resolve, 60));
+        assert.equal((await runs()).filter((r) => r.slot === at("2024-06-11T12:00:00Z")).length, 1);
+        await second.close();
+      });
+
+      it("runs only the latest missed slot after a long stop", async () => {
+        // Down for three weeks: one catch-up run, for the latest slot.
+        clock = at("2024-07-03T08:00:00Z");
+        const third = await h.restart();
+        await until("the catch-up run", async () => (await runs()).length === count + 2);
+        assert.equal((await runs()).at(-1)!.slot, at("2024-07-02T12:00:00Z"));
+        await third.close();
+      });
     });
 
     it("retries a run whose activity source failed", async () => {

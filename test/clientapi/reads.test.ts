@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { testEngines } from "../support/databases.js";
-import { type Harness, call, errorOf, startHarness } from "./support.js";
+import { type Harness, type Reply, call, errorOf, startHarness } from "./support.js";
 
 const NOW = 1_750_000_000;
 
@@ -162,14 +162,17 @@ for (const engine of await testEngines()) {
         );
       });
 
-      it("answers an unknown channel with 404 and a missing channelId with 400", async () => {
-        assert.deepEqual(await get("/v1/channel?channelId=nope"), {
-          status: 404,
-          body: errorOf('No channel found with id "nope"'),
-        });
+      it("answers a missing channelId with 400", async () => {
         assert.deepEqual(await get("/v1/channel"), {
           status: 400,
           body: errorOf('query parameter "channelId" is required'),
+        });
+      });
+
+      it("answers an unknown channel with 404 on every channel read", async () => {
+        assert.deepEqual(await get("/v1/channel?channelId=nope"), {
+          status: 404,
+          body: errorOf('No channel found with id "nope"'),
         });
         assert.deepEqual(await get("/v1/channel-followers?channelId=nope"), {
           status: 404,
@@ -364,14 +367,20 @@ for (const engine of await testEngines()) {
         });
       });
 
-      it("unfollows, keeping followerCount exact, and is idempotent", async () => {
+      it("unfollows, idempotently", async () => {
         assert.deepEqual((await admin("DELETE", "/v1/admin/channels/books/followers/1")).body, {
           result: { following: false },
         });
         assert.deepEqual((await admin("DELETE", "/v1/admin/channels/books/followers/1")).body, {
           result: { following: false },
         });
-        // Following twice keeps the first time.
+        assert.deepEqual(await get("/v1/user-channel?fid=1&channelId=books"), {
+          status: 200,
+          body: { result: { following: false } },
+        });
+      });
+
+      it("keeps the first time of a follow made twice", async () => {
         await admin("PUT", "/v1/admin/channels/books/followers/2", { followedAt: NOW - 10 });
         assert.deepEqual(
           (await admin("PUT", "/v1/admin/channels/books/followers/2", { followedAt: NOW })).body,
@@ -379,11 +388,13 @@ for (const engine of await testEngines()) {
             result: { following: true, followedAt: NOW - 10 },
           },
         );
+      });
+
+      it("keeps followerCount exact through unfollows and repeated follows", async () => {
         assert.equal((await get("/v1/channel?channelId=books")).body.result.channel.followerCount, 1);
-        assert.deepEqual(await get("/v1/user-channel?fid=1&channelId=books"), {
-          status: 200,
-          body: { result: { following: false } },
-        });
+      });
+
+      it("answers a follow of an unknown channel with 404", async () => {
         assert.deepEqual(await admin("PUT", "/v1/admin/channels/nope/followers/2", {}), {
           status: 404,
           body: errorOf('No channel found with id "nope"'),
@@ -392,13 +403,18 @@ for (const engine of await testEngines()) {
     });
 
     describe("blocks", () => {
-      it("lists blocks newest first, filtered by blocker, on both paths", async () => {
+      let mine: Reply;
+
+      it("blocks a fid, answering the block", async () => {
         await admin("PUT", "/v1/admin/blocks/1/2", { createdAt: NOW - 30 });
         await admin("PUT", "/v1/admin/blocks/3/4", { createdAt: NOW - 20 });
         const made = await admin("PUT", "/v1/admin/blocks/1/5", { createdAt: NOW - 10 });
         assert.deepEqual(made.body, {
           result: { blockedUser: { blockerFid: 1, blockedFid: 5, createdAt: NOW - 10 } },
         });
+      });
+
+      it("lists blocks newest first, on both paths", async () => {
         const all = {
           status: 200,
           body: {
@@ -413,7 +429,10 @@ for (const engine of await testEngines()) {
         };
         assert.deepEqual(await get("/v1/blocked-users"), all);
         assert.deepEqual(await get("/fc/blocked-users"), all);
-        const mine = await get("/v1/blocked-users?blockerFid=1&limit=1");
+      });
+
+      it("filters blocks by blocker, paging with a cursor", async () => {
+        mine = await get("/v1/blocked-users?blockerFid=1&limit=1");
         assert.deepEqual(mine.body.result.blockedUsers, [
           { blockerFid: 1, blockedFid: 5, createdAt: NOW - 10 },
         ]);
@@ -421,23 +440,32 @@ for (const engine of await testEngines()) {
         assert.deepEqual(next.body, {
           result: { blockedUsers: [{ blockerFid: 1, blockedFid: 2, createdAt: NOW - 30 }] },
         });
+      });
+
+      it("refuses a cursor made for another blocker with 400", async () => {
         assert.equal(
           (await get(`/v1/blocked-users?blockerFid=3&cursor=${mine.body.next.cursor}`)).status,
           400,
         );
       });
 
-      it("unblocks, and refuses a self-block", async () => {
+      it("unblocks", async () => {
         assert.deepEqual((await admin("DELETE", "/v1/admin/blocks/3/4")).body, {
           result: { blocked: false },
         });
         assert.deepEqual((await get("/v1/blocked-users?blockerFid=3")).body, {
           result: { blockedUsers: [] },
         });
+      });
+
+      it("refuses a self-block", async () => {
         assert.deepEqual(await admin("PUT", "/v1/admin/blocks/3/3", {}), {
           status: 400,
           body: errorOf("a fid cannot block itself"),
         });
+      });
+
+      it("refuses a blockerFid below 1", async () => {
         assert.deepEqual(await get("/v1/blocked-users?blockerFid=0"), {
           status: 400,
           body: errorOf('query parameter "blockerFid" must be >= 1'),
@@ -603,40 +631,58 @@ for (const engine of await testEngines()) {
     });
 
     describe("power badges and sponsors", () => {
-      it("serves operator grants, and revocations win over the rule", async () => {
+      it("serves operator grants", async () => {
         await admin("PUT", "/v1/admin/power-badges/9", { badge: "grant" });
         await admin("PUT", "/v1/admin/power-badges/3", { badge: "grant" });
         assert.deepEqual(await get("/v2/power-badge-users"), {
           status: 200,
           body: { result: { fids: [3, 9] } },
         });
+      });
+
+      it("lets a revocation take the place of a grant", async () => {
         const revoked = await admin("PUT", "/v1/admin/power-badges/3", { badge: "revoke" });
         assert.deepEqual(revoked.body.result.holders, [9]);
         assert.deepEqual(revoked.body.result.revocations, [3]);
+      });
+
+      it("clears a revocation once, answering 404 when there is none", async () => {
         const cleared = await admin("DELETE", "/v1/admin/power-badges/3");
         assert.deepEqual(cleared.body.result.revocations, []);
         assert.deepEqual(await admin("DELETE", "/v1/admin/power-badges/3"), {
           status: 404,
           body: errorOf("fid 3 has no power badge grant or revocation"),
         });
+      });
+
+      it("refuses a badge other than grant or revoke", async () => {
         assert.deepEqual(await admin("PUT", "/v1/admin/power-badges/3", { badge: "maybe" }), {
           status: 400,
           body: errorOf('field "badge" must be equal to one of the allowed values'),
         });
       });
 
-      it("keeps sponsor credit balances", async () => {
+      it("answers 404 for a fid not signed up as a sponsor", async () => {
         assert.deepEqual(await admin("GET", "/v1/admin/sponsors/5"), {
           status: 404,
           body: errorOf("fid 5 is not signed up as a sponsor"),
         });
+      });
+
+      it("keeps sponsor credit balances", async () => {
         assert.deepEqual((await admin("PUT", "/v1/admin/sponsors/5", { credits: 250 })).body, {
           result: { sponsor: { fid: 5, credits: 250 } },
         });
         assert.deepEqual((await admin("GET", "/v1/admin/sponsors/5")).body, {
           result: { sponsor: { fid: 5, credits: 250 } },
         });
+      });
+
+      it("refuses a negative balance", async () => {
         assert.equal((await admin("PUT", "/v1/admin/sponsors/5", { credits: -1 })).status, 400);
+      });
+
+      it("refuses unknown query parameters on sponsor reads", async () => {
         assert.deepEqual(await admin("GET", "/v1/admin/sponsors/5?verbose=1"), {
           status: 400,
           body: errorOf('query parameter "verbose" is not allowed'),

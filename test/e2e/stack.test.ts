@@ -104,7 +104,7 @@ for (const engine of await testEngines()) {
       assert.equal(events[0]!.signerEventBody.key, alice.signerPublicKey);
     });
 
-    it("registers a name at the registry and serves it as a username proof at the hub", async () => {
+    it("serves a name registered at the registry as a username proof at the hub", async () => {
       const custody = privateKeyToAccount(alice.custodyPrivateKey);
       const timestamp = Math.floor(Date.now() / 1000);
       const claim = core.makeUserNameProofClaim({ name: "alice", owner: custody.address, timestamp });
@@ -132,26 +132,33 @@ for (const engine of await testEngines()) {
       assert.equal(proof.owner, custody.address.toLowerCase());
     });
 
-    it("accepts a username and a cast signed by the reference library, and serves them back", async () => {
-      const signer = new core.NobleEd25519Signer(bytes(alice.signerPrivateKey));
+    let aliceSigner: InstanceType<typeof core.NobleEd25519Signer>;
+    let castHash: string;
+
+    it("accepts a username signed by the reference library", async () => {
+      aliceSigner = new core.NobleEd25519Signer(bytes(alice.signerPrivateKey));
       const username = unwrap(
         await core.makeUserDataAdd(
           { type: core.UserDataType.USERNAME, value: "alice" },
           { fid: alice.fid, network: MAINNET },
-          signer,
+          aliceSigner,
         ),
       );
       const r1 = await submit(username);
       assert.equal(r1.status, 200, await r1.clone().text());
+    });
 
-      const cast = await castBy(alice.fid, signer, "hello from castnet");
+    it("accepts a cast signed by the reference library", async () => {
+      const cast = await castBy(alice.fid, aliceSigner, "hello from castnet");
       const r2 = await submit(cast);
       assert.equal(r2.status, 200, await r2.clone().text());
       const accepted = (await r2.json()) as { hash: string; data: { network: string } };
-      const castHash = `0x${Buffer.from(cast.hash).toString("hex")}`;
+      castHash = `0x${Buffer.from(cast.hash).toString("hex")}`;
       assert.equal(accepted.hash, castHash);
       assert.equal(accepted.data.network, "SOCIAL_NETWORK_MAINNET");
+    });
 
+    it("serves an accepted cast back among the fid's casts", async () => {
       const page = (await (await fetch(`${url.hub}/v1/castsByFid?fid=${alice.fid}`)).json()) as {
         messages: { hash: string; data: { castAddBody: { text: string } } }[];
         nextPageToken: string;
@@ -161,7 +168,9 @@ for (const engine of await testEngines()) {
         [[castHash, "hello from castnet"]],
       );
       assert.equal(page.nextPageToken, "");
+    });
 
+    it("records the account, the name and the messages as hub events", async () => {
       const events = (await (await fetch(`${url.hub}/v1/events?from_event_id=0`)).json()) as {
         events: { type: string }[];
       };
@@ -174,56 +183,68 @@ for (const engine of await testEngines()) {
         assert.ok(types.has(type), `${type} in ${[...types].join(", ")}`);
     });
 
-    it("takes a signed key request from pending to completed, then accepts casts from the new key", async () => {
-      const appCustody = privateKeyToAccount(app.custodyPrivateKey);
-      const newKey = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
-      const keyBytes = unwrap(await newKey.getSignerKey());
-      const deadline = Math.floor(Date.now() / 1000) + 86_400;
-      const signature = unwrap(
-        await new core.ViemLocalEip712Signer(appCustody).signKeyRequest({
-          requestFid: BigInt(app.fid),
-          key: keyBytes,
-          deadline: BigInt(deadline),
-        }),
-      );
-      const created = await fetch(`${url.api}/v2/signed-key-requests`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          key: `0x${Buffer.from(keyBytes).toString("hex")}`,
-          requestFid: app.fid,
-          deadline,
-          signature: `0x${Buffer.from(signature).toString("hex")}`,
-        }),
-      });
-      assert.equal(created.status, 200, await created.clone().text());
-      const { result } = (await created.json()) as {
-        result: { signedKeyRequest: { token: string; state: string; deeplinkUrl: string } };
-      };
-      assert.equal(result.signedKeyRequest.state, "pending");
-      assert.match(result.signedKeyRequest.deeplinkUrl, /^service:\/\/signed-key-request\?token=/);
+    describe("a signed key request", () => {
+      let newKey: InstanceType<typeof core.NobleEd25519Signer>;
+      let token: string;
 
-      const approved = await approveKeyRequest({
-        apiUrl: url.api,
-        token: result.signedKeyRequest.token,
-        fid: alice.fid,
-        custodyPrivateKey: alice.custodyPrivateKey,
-      });
-      assert.ok(["approved", "completed"].includes(approved.state));
-      assert.equal(approved.userFid, alice.fid);
-
-      await until("the request to complete", async () => {
-        const r = await fetch(`${url.api}/v2/signed-key-request?token=${result.signedKeyRequest.token}`);
-        const body = (await r.json()) as { result: { signedKeyRequest: { state: string } } };
-        return body.result.signedKeyRequest.state === "completed" ? true : undefined;
+      it("is created pending, with a deeplink", async () => {
+        const appCustody = privateKeyToAccount(app.custodyPrivateKey);
+        newKey = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
+        const keyBytes = unwrap(await newKey.getSignerKey());
+        const deadline = Math.floor(Date.now() / 1000) + 86_400;
+        const signature = unwrap(
+          await new core.ViemLocalEip712Signer(appCustody).signKeyRequest({
+            requestFid: BigInt(app.fid),
+            key: keyBytes,
+            deadline: BigInt(deadline),
+          }),
+        );
+        const created = await fetch(`${url.api}/v2/signed-key-requests`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            key: `0x${Buffer.from(keyBytes).toString("hex")}`,
+            requestFid: app.fid,
+            deadline,
+            signature: `0x${Buffer.from(signature).toString("hex")}`,
+          }),
+        });
+        assert.equal(created.status, 200, await created.clone().text());
+        const { result } = (await created.json()) as {
+          result: { signedKeyRequest: { token: string; state: string; deeplinkUrl: string } };
+        };
+        assert.equal(result.signedKeyRequest.state, "pending");
+        assert.match(result.signedKeyRequest.deeplinkUrl, /^service:\/\/signed-key-request\?token=/);
+        token = result.signedKeyRequest.token;
       });
 
-      const cast = await castBy(alice.fid, newKey, "signed by the app's key");
-      const response = await until("the hub to accept the new key", async () => {
-        const r = await submit(cast);
-        return r.status === 200 ? r : undefined;
+      it("is approved by the user's custody key", async () => {
+        const approved = await approveKeyRequest({
+          apiUrl: url.api,
+          token,
+          fid: alice.fid,
+          custodyPrivateKey: alice.custodyPrivateKey,
+        });
+        assert.ok(["approved", "completed"].includes(approved.state));
+        assert.equal(approved.userFid, alice.fid);
       });
-      assert.equal(((await response.json()) as { data: { fid: number } }).data.fid, alice.fid);
+
+      it("completes once the key is on chain", async () => {
+        await until("the request to complete", async () => {
+          const r = await fetch(`${url.api}/v2/signed-key-request?token=${token}`);
+          const body = (await r.json()) as { result: { signedKeyRequest: { state: string } } };
+          return body.result.signedKeyRequest.state === "completed" ? true : undefined;
+        });
+      });
+
+      it("lets the hub accept casts from the new key", async () => {
+        const cast = await castBy(alice.fid, newKey, "signed by the app's key");
+        const response = await until("the hub to accept the new key", async () => {
+          const r = await submit(cast);
+          return r.status === 200 ? r : undefined;
+        });
+        assert.equal(((await response.json()) as { data: { fid: number } }).data.fid, alice.fid);
+      });
     });
 
     it("refuses a cast from a key the fid never registered, with the reference error", async () => {

@@ -22,6 +22,8 @@ import {
 
 const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
+type Message = core.Message;
+
 for (const engine of await testEngines()) {
   describe(`hub HTTP API on ${engine.engine}`, { skip: engine.skip }, () => {
     let stack: Stack;
@@ -36,16 +38,20 @@ for (const engine of await testEngines()) {
       await stack?.close();
     });
 
-    it("stores a cast and serves it in the reference's exact JSON", async () => {
-      const parent = await castAdd(bob, "parent");
+    let parent: Message;
+    let cast: Message;
+    let expected: Json;
+
+    it("stores a cast and answers it in the reference's exact JSON", async () => {
+      parent = await castAdd(bob, "parent");
       assert.equal((await post(stack, "/v1/submitMessage", encode(parent))).status, 200);
-      const cast = await castAdd(alice, "hi @bob", {
+      cast = await castAdd(alice, "hi @bob", {
         mentions: [bob.fid],
         mentionsPositions: [3],
         parentCastId: { fid: bob.fid, hash: parent.hash },
         embeds: [{ url: "https://example.com/a.png" }, { castId: { fid: bob.fid, hash: parent.hash } }],
       });
-      const expected = {
+      expected = {
         data: {
           type: "MESSAGE_TYPE_CAST_ADD",
           fid: alice.fid,
@@ -80,7 +86,9 @@ for (const engine of await testEngines()) {
         JSON.stringify(expected),
         "key order as the reference writes it",
       );
+    });
 
+    it("serves a cast by id, its hash with or without 0x", async () => {
       assert.deepEqual(
         (await get(stack, `/v1/castById?fid=${alice.fid}&hash=${hex(cast.hash)}`)).body,
         expected,
@@ -88,6 +96,9 @@ for (const engine of await testEngines()) {
       // Hashes are accepted without 0x too.
       const bare = hex(cast.hash).slice(2);
       assert.deepEqual((await get(stack, `/v1/castById?fid=${alice.fid}&hash=${bare}`)).body, expected);
+    });
+
+    it("lists a cast by its fid, its parent and its mentions", async () => {
       assert.deepEqual((await get(stack, `/v1/castsByFid?fid=${alice.fid}`)).body, {
         messages: [expected],
         nextPageToken: "",
@@ -102,67 +113,81 @@ for (const engine of await testEngines()) {
       });
     });
 
-    it("pages through casts with pageSize, pageToken and reverse", async () => {
-      const carol = await newAccount(stack);
-      const base = protocolNow() - 50;
-      const casts = [];
-      for (let i = 0; i < 5; i++) {
-        const cast = await castAdd(
-          carol,
-          `cast ${i}`,
-          { parentUrl: "https://example.com/channel" },
-          base + i,
-        );
-        casts.push(cast);
-        assert.equal((await post(stack, "/v1/submitMessage", encode(cast))).status, 200);
-      }
+    describe("paging casts", () => {
+      let carol: Account;
       const texts = (page: Record<string, Json>) => page.messages.map((m: Json) => m.data.castAddBody.text);
-      const seen: string[] = [];
-      let token = "";
-      for (let i = 0; i < 3; i++) {
-        const page = (
+
+      before(async () => {
+        carol = await newAccount(stack);
+        const base = protocolNow() - 50;
+        for (let i = 0; i < 5; i++) {
+          const posted = await castAdd(
+            carol,
+            `cast ${i}`,
+            { parentUrl: "https://example.com/channel" },
+            base + i,
+          );
+          assert.equal((await post(stack, "/v1/submitMessage", encode(posted))).status, 200);
+        }
+      });
+
+      it("pages forward with pageSize and pageToken, oldest first", async () => {
+        const seen: string[] = [];
+        let token = "";
+        for (let i = 0; i < 3; i++) {
+          const page = (
+            await get(
+              stack,
+              `/v1/castsByFid?fid=${carol.fid}&pageSize=2&pageToken=${encodeURIComponent(token)}`,
+            )
+          ).body;
+          seen.push(...texts(page));
+          token = page.nextPageToken;
+          if (i < 2) assert.notEqual(token, "");
+        }
+        assert.equal(token, "");
+        assert.deepEqual(seen, ["cast 0", "cast 1", "cast 2", "cast 3", "cast 4"]);
+      });
+
+      it("pages newest first with reverse, given as true or 1", async () => {
+        const reversed = (await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=3&reverse=true`)).body;
+        assert.deepEqual(texts(reversed), ["cast 4", "cast 3", "cast 2"]);
+        // A "+" left unencoded in a token arrives as a space: it is read back as "+".
+        const next = (
           await get(
             stack,
-            `/v1/castsByFid?fid=${carol.fid}&pageSize=2&pageToken=${encodeURIComponent(token)}`,
+            `/v1/castsByFid?fid=${carol.fid}&pageSize=3&reverse=1&pageToken=${reversed.nextPageToken}`,
           )
         ).body;
-        seen.push(...texts(page));
-        token = page.nextPageToken;
-        if (i < 2) assert.notEqual(token, "");
-      }
-      assert.equal(token, "");
-      assert.deepEqual(seen, ["cast 0", "cast 1", "cast 2", "cast 3", "cast 4"]);
+        assert.deepEqual(texts(next), ["cast 1", "cast 0"]);
+        assert.deepEqual(
+          texts((await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=1&reverse=false`)).body),
+          ["cast 0"],
+        );
+      });
 
-      const reversed = (await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=3&reverse=true`)).body;
-      assert.deepEqual(texts(reversed), ["cast 4", "cast 3", "cast 2"]);
-      // A "+" left unencoded in a token arrives as a space: it is read back as "+".
-      const next = (
-        await get(
-          stack,
-          `/v1/castsByFid?fid=${carol.fid}&pageSize=3&reverse=1&pageToken=${reversed.nextPageToken}`,
-        )
-      ).body;
-      assert.deepEqual(texts(next), ["cast 1", "cast 0"]);
-      assert.deepEqual(
-        texts((await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=1&reverse=false`)).body),
-        ["cast 0"],
-      );
+      it("lists casts by parent URL", async () => {
+        const byUrl = (
+          await get(stack, `/v1/castsByParent?url=${encodeURIComponent("https://example.com/channel")}`)
+        ).body;
+        assert.deepEqual(texts(byUrl), ["cast 0", "cast 1", "cast 2", "cast 3", "cast 4"]);
+      });
 
-      const byUrl = (
-        await get(stack, `/v1/castsByParent?url=${encodeURIComponent("https://example.com/channel")}`)
-      ).body;
-      assert.deepEqual(texts(byUrl), ["cast 0", "cast 1", "cast 2", "cast 3", "cast 4"]);
-      // pageSize is clamped to the reference's maximum.
-      assert.equal(
-        (await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=100000`)).body.messages.length,
-        5,
-      );
+      it("clamps pageSize to the reference's maximum", async () => {
+        assert.equal(
+          (await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=100000`)).body.messages.length,
+          5,
+        );
+      });
     });
 
+    let target: Message;
+    let like: Message;
+
     it("serves reactions by id, fid, cast and target URL, with types as numbers or names", async () => {
-      const target = await castAdd(bob, "react to me");
+      target = await castAdd(bob, "react to me");
       await post(stack, "/v1/submitMessage", encode(target));
-      const like = unwrap(
+      like = unwrap(
         await core.makeReactionAdd(
           { type: 1, targetCastId: { fid: bob.fid, hash: target.hash } },
           options(alice, protocolNow() - 2),
@@ -216,7 +241,9 @@ for (const engine of await testEngines()) {
         type: "REACTION_TYPE_RECAST",
         targetUrl: "https://example.com/article",
       });
+    });
 
+    it("removes a reaction with a remove message, and no longer serves it", async () => {
       const unlike = unwrap(
         await core.makeReactionRemove(
           { type: 1, targetCastId: { fid: bob.fid, hash: target.hash } },
@@ -235,66 +262,84 @@ for (const engine of await testEngines()) {
       assert.equal(gone.body.code, 5);
     });
 
-    it("serves links, user data and verifications", async () => {
-      const dave = await newAccount(stack);
-      const follow = unwrap(
-        await core.makeLinkAdd({ type: "follow", targetFid: bob.fid }, options(dave), dave.signer),
-      );
-      const bio = unwrap(
-        await core.makeUserDataAdd({ type: 3, value: "I build hubs" }, options(dave), dave.signer),
-      );
-      const pfp = unwrap(
-        await core.makeUserDataAdd(
-          { type: 1, value: "https://example.com/me.png" },
-          options(dave),
-          dave.signer,
-        ),
-      );
-      const { message: verification, wallet } = await verificationAdd(dave);
-      for (const m of [follow, bio, pfp, verification]) {
-        const response = await post(stack, "/v1/submitMessage", encode(m));
-        assert.equal(response.status, 200, JSON.stringify(response.body));
-      }
-      const link = await get(stack, `/v1/linkById?fid=${dave.fid}&target_fid=${bob.fid}&link_type=follow`);
-      assert.deepEqual(link.body.data.linkBody, { type: "follow", targetFid: bob.fid });
-      assert.equal((await get(stack, `/v1/linksByFid?fid=${dave.fid}`)).body.messages.length, 1);
-      assert.equal(
-        (await get(stack, `/v1/linksByFid?fid=${dave.fid}&link_type=other`)).body.messages.length,
-        0,
-      );
-      const followers = (await get(stack, `/v1/linksByTargetFid?target_fid=${bob.fid}&link_type=follow`))
-        .body;
-      assert.ok(followers.messages.some((m: Json) => m.data.fid === dave.fid));
+    describe("links, user data and verifications", () => {
+      let dave: Account;
+      let verification: Message;
+      let wallet: Awaited<ReturnType<typeof verificationAdd>>["wallet"];
 
-      const profile = (await get(stack, `/v1/userDataByFid?fid=${dave.fid}`)).body;
-      assert.deepEqual(
-        profile.messages
-          .map((m: Json) => m.data.userDataBody)
-          .sort((a: Json, b: Json) => a.type.localeCompare(b.type)),
-        [
-          { type: "USER_DATA_TYPE_BIO", value: "I build hubs" },
-          { type: "USER_DATA_TYPE_PFP", value: "https://example.com/me.png" },
-        ],
-      );
-      const one = await get(stack, `/v1/userDataByFid?fid=${dave.fid}&user_data_type=USER_DATA_TYPE_PFP`);
-      assert.deepEqual(one.body.data.userDataBody, {
-        type: "USER_DATA_TYPE_PFP",
-        value: "https://example.com/me.png",
+      before(async () => {
+        dave = await newAccount(stack);
+        const follow = unwrap(
+          await core.makeLinkAdd({ type: "follow", targetFid: bob.fid }, options(dave), dave.signer),
+        );
+        const bio = unwrap(
+          await core.makeUserDataAdd({ type: 3, value: "I build hubs" }, options(dave), dave.signer),
+        );
+        const pfp = unwrap(
+          await core.makeUserDataAdd(
+            { type: 1, value: "https://example.com/me.png" },
+            options(dave),
+            dave.signer,
+          ),
+        );
+        ({ message: verification, wallet } = await verificationAdd(dave));
+        for (const m of [follow, bio, pfp, verification]) {
+          const response = await post(stack, "/v1/submitMessage", encode(m));
+          assert.equal(response.status, 200, JSON.stringify(response.body));
+        }
       });
-      assert.deepEqual((await get(stack, `/v1/userDataByFid?fid=${dave.fid}&user_data_type=2`)).status, 404);
 
-      const verifications = (await get(stack, `/v1/verificationsByFid?fid=${dave.fid}`)).body;
-      const body = verifications.messages[0].data.verificationAddAddressBody;
-      assert.equal(body.address, wallet.address.toLowerCase());
-      assert.equal(body.protocol, "PROTOCOL_ETHEREUM");
-      assert.deepEqual(verifications.messages[0].data.verificationAddEthAddressBody, body);
-      assert.equal(body.ethSignature, body.claimSignature);
-      const single = await get(stack, `/v1/verificationsByFid?fid=${dave.fid}&address=${wallet.address}`);
-      assert.equal(single.body.hash, hex(verification.hash));
+      it("serves links by id, by fid and type, and by target fid", async () => {
+        const link = await get(stack, `/v1/linkById?fid=${dave.fid}&target_fid=${bob.fid}&link_type=follow`);
+        assert.deepEqual(link.body.data.linkBody, { type: "follow", targetFid: bob.fid });
+        assert.equal((await get(stack, `/v1/linksByFid?fid=${dave.fid}`)).body.messages.length, 1);
+        assert.equal(
+          (await get(stack, `/v1/linksByFid?fid=${dave.fid}&link_type=other`)).body.messages.length,
+          0,
+        );
+        const followers = (await get(stack, `/v1/linksByTargetFid?target_fid=${bob.fid}&link_type=follow`))
+          .body;
+        assert.ok(followers.messages.some((m: Json) => m.data.fid === dave.fid));
+      });
+
+      it("serves a fid's user data, all of it or one type", async () => {
+        const profile = (await get(stack, `/v1/userDataByFid?fid=${dave.fid}`)).body;
+        assert.deepEqual(
+          profile.messages
+            .map((m: Json) => m.data.userDataBody)
+            .sort((a: Json, b: Json) => a.type.localeCompare(b.type)),
+          [
+            { type: "USER_DATA_TYPE_BIO", value: "I build hubs" },
+            { type: "USER_DATA_TYPE_PFP", value: "https://example.com/me.png" },
+          ],
+        );
+        const one = await get(stack, `/v1/userDataByFid?fid=${dave.fid}&user_data_type=USER_DATA_TYPE_PFP`);
+        assert.deepEqual(one.body.data.userDataBody, {
+          type: "USER_DATA_TYPE_PFP",
+          value: "https://example.com/me.png",
+        });
+        assert.deepEqual(
+          (await get(stack, `/v1/userDataByFid?fid=${dave.fid}&user_data_type=2`)).status,
+          404,
+        );
+      });
+
+      it("serves a fid's verifications, all of them or one address", async () => {
+        const verifications = (await get(stack, `/v1/verificationsByFid?fid=${dave.fid}`)).body;
+        const body = verifications.messages[0].data.verificationAddAddressBody;
+        assert.equal(body.address, wallet.address.toLowerCase());
+        assert.equal(body.protocol, "PROTOCOL_ETHEREUM");
+        assert.deepEqual(verifications.messages[0].data.verificationAddEthAddressBody, body);
+        assert.equal(body.ethSignature, body.claimSignature);
+        const single = await get(stack, `/v1/verificationsByFid?fid=${dave.fid}&address=${wallet.address}`);
+        assert.equal(single.body.hash, hex(verification.hash));
+      });
     });
 
-    it("validates frame actions without storing them, and never stores them", async () => {
-      const frame = unwrap(
+    let frame: Message;
+
+    it("validates a frame action", async () => {
+      frame = unwrap(
         await core.makeFrameAction(
           {
             url: new TextEncoder().encode("https://example.com/frame"),
@@ -316,16 +361,25 @@ for (const engine of await testEngines()) {
         (valid.body.message as Json).data.frameActionBody.url,
         b64(new TextEncoder().encode("https://example.com/frame")),
       );
+    });
+
+    it("refuses to store a frame action", async () => {
       const submitted = await post(stack, "/v1/submitMessage", encode(frame));
       assert.equal(submitted.status, 400);
       assert.equal(submitted.body.details, "invalid message type");
-      // validateMessage stores nothing: a cast validated is not there afterwards.
-      const cast = await castAdd(alice, "only validated");
-      assert.equal((await post(stack, "/v1/validateMessage", encode(cast))).status, 200);
-      assert.equal((await get(stack, `/v1/castById?fid=${alice.fid}&hash=${hex(cast.hash)}`)).status, 404);
     });
 
-    it("serves on-chain events, fids and storage limits", async () => {
+    it("stores nothing it validates", async () => {
+      // A cast validated is not there afterwards.
+      const validated = await castAdd(alice, "only validated");
+      assert.equal((await post(stack, "/v1/validateMessage", encode(validated))).status, 200);
+      assert.equal(
+        (await get(stack, `/v1/castById?fid=${alice.fid}&hash=${hex(validated.hash)}`)).status,
+        404,
+      );
+    });
+
+    it("serves a fid's on-chain events", async () => {
       const signers = (await get(stack, `/v1/onChainSignersByFid?fid=${alice.fid}`)).body;
       assert.equal(signers.events.length, 1);
       const event = signers.events[0];
@@ -357,14 +411,18 @@ for (const engine of await testEngines()) {
       );
       assert.equal(byAddress.body.fid, alice.fid);
       assert.equal((await get(stack, `/v1/onChainEventsByFid?fid=${alice.fid}&event_type=7`)).status, 400);
+    });
 
+    it("lists fids, paged when a pageSize is given", async () => {
       const first = (await get(stack, "/v1/fids?pageSize=1")).body;
       assert.equal(first.fids.length, 1);
       assert.equal(typeof first.nextPageToken, "string");
       const all = (await get(stack, "/v1/fids")).body;
       assert.ok(all.fids.includes(alice.fid) && all.fids.includes(bob.fid));
       assert.equal("nextPageToken" in all, false);
+    });
 
+    it("serves a fid's storage limits", async () => {
       const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${alice.fid}`)).body;
       assert.equal(limits.units, 1);
       assert.deepEqual(limits.unitDetails, [
@@ -384,26 +442,36 @@ for (const engine of await testEngines()) {
       );
     });
 
-    it("pages hub events by id and finds one by event_id or id", async () => {
-      const erin = await newAccount(stack);
-      const base = protocolNow() - 200;
-      const casts = await Promise.all(
-        Array.from({ length: 110 }, (_, i) => castAdd(erin, `event ${i}`, {}, base + i)),
-      );
-      await Promise.all(casts.map((cast) => post(stack, "/v1/submitMessage", encode(cast))));
-      const first = (await get(stack, "/v1/events?from_event_id=0")).body;
-      assert.equal(first.events.length, 100);
-      assert.equal(first.nextPageEventId, first.events[99].id + 1);
-      const second = (await get(stack, `/v1/events?from_event_id=${first.nextPageEventId}`)).body;
-      assert.ok(second.events[0].id > first.events[99].id);
-      const id = first.events[3].id;
-      assert.deepEqual((await get(stack, `/v1/eventById?event_id=${id}`)).body, first.events[3]);
-      assert.deepEqual((await get(stack, `/v1/eventById?id=${id}`)).body, first.events[3]);
-      assert.equal((await get(stack, "/v1/eventById?event_id=1")).status, 404);
-      const past = 9_000_000_000_000_000;
-      assert.deepEqual((await get(stack, `/v1/events?from_event_id=${past}`)).body, {
-        nextPageEventId: past + 1,
-        events: [],
+    describe("hub events", () => {
+      let first: Json;
+
+      before(async () => {
+        const erin = await newAccount(stack);
+        const base = protocolNow() - 200;
+        const casts = await Promise.all(
+          Array.from({ length: 110 }, (_, i) => castAdd(erin, `event ${i}`, {}, base + i)),
+        );
+        await Promise.all(casts.map((cast) => post(stack, "/v1/submitMessage", encode(cast))));
+        first = (await get(stack, "/v1/events?from_event_id=0")).body;
+      });
+
+      it("pages hub events by id, 100 at a time", async () => {
+        assert.equal(first.events.length, 100);
+        assert.equal(first.nextPageEventId, first.events[99].id + 1);
+        const second = (await get(stack, `/v1/events?from_event_id=${first.nextPageEventId}`)).body;
+        assert.ok(second.events[0].id > first.events[99].id);
+        const past = 9_000_000_000_000_000;
+        assert.deepEqual((await get(stack, `/v1/events?from_event_id=${past}`)).body, {
+          nextPageEventId: past + 1,
+          events: [],
+        });
+      });
+
+      it("finds a hub event by event_id or id", async () => {
+        const id = first.events[3].id;
+        assert.deepEqual((await get(stack, `/v1/eventById?event_id=${id}`)).body, first.events[3]);
+        assert.deepEqual((await get(stack, `/v1/eventById?id=${id}`)).body, first.events[3]);
+        assert.equal((await get(stack, "/v1/eventById?event_id=1")).status, 404);
       });
     });
   });

@@ -229,8 +229,8 @@ test("hostile bytes never throw and are refused", async () => {
   assert.equal(verdict.ok, false);
 });
 
-test("clock injection, data-bytes signatures and contract verifications", async () => {
-  const now = Date.now();
+/** A signed follow dated 601 s after `now`: one second past the allowed clock skew. */
+function followAhead(now: number) {
   const data: MessageData = MessageData.fromPartial({
     type: 5,
     fid: 1,
@@ -238,12 +238,20 @@ test("clock injection, data-bytes signatures and contract verifications", async 
     network: 3,
     linkBody: { type: "follow", targetFid: 2 },
   });
-  const message = signMessageData(data, signerKey.privateKey);
+  return { data, message: signMessageData(data, signerKey.privateKey) };
+}
+
+test("measures the timestamp window against the injected clock", async () => {
+  const now = Date.now();
+  const { data, message } = followAhead(now);
   const future = await validateMessage(message, undefined, { now: () => now });
   assert.equal(future.ok ? "" : future.error.message, "timestamp more than 10 mins in the future");
   const later = await validateMessage(message, undefined, { now: () => fromProtocolTime(data.timestamp) });
   assert.ok(later.ok);
+});
 
+test("accepts a signature over the data bytes instead of the hash", async () => {
+  const { data, message } = followAhead(Date.now());
   // A client that read SPEC.md literally signs the data bytes instead of the hash.
   const dataBytes = MessageData.encode({ ...data, timestamp: 100 }).finish();
   const literal: Message = {
@@ -255,7 +263,9 @@ test("clock injection, data-bytes signatures and contract verifications", async 
   };
   const accepted = await validateMessage(literal);
   assert.ok(accepted.ok && accepted.signedOver === "dataBytes");
+});
 
+test("refuses contract verifications", async () => {
   const contract = MessageData.fromPartial({
     type: 7,
     fid: 1,
@@ -273,7 +283,9 @@ test("clock injection, data-bytes signatures and contract verifications", async 
   const refused = await validateMessage(signMessageData(contract, signerKey.privateKey));
   assert.ok(!refused.ok && refused.error.errCode === "bad_request.validation_failure");
   assert.match(refused.ok ? "" : refused.error.message, /contract verifications are not supported/);
+});
 
+test("refuses a lend-storage message as an invalid message type", async () => {
   const lend = MessageData.fromPartial({
     type: 15,
     fid: 1,

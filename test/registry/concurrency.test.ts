@@ -130,29 +130,39 @@ for (const engine of await testEngines()) {
           ).n,
         );
 
-      it("group commit: jobs see the writes before them, and a refused job undoes only its own", async () => {
-        const commits = new GroupCommit(database, "registry");
+      describe("group commit", () => {
         const setting = (key: string) => (trx: Kysely<RegistryTables>) =>
           trx.insertInto("registry_settings").values({ key, value: "1" }).execute();
         const keys = async (trx: Kysely<RegistryTables>) =>
           (await trx.selectFrom("registry_settings").select("key").where("key", "like", "group-%").execute())
             .map((row) => row.key)
             .sort();
-        const outcomes = await Promise.allSettled([
-          commits.run(setting("group-a")),
-          commits.run(async (trx) => {
-            await setting("group-b")(trx);
-            throw new Error("refused after writing");
-          }),
-          commits.run(keys),
-          commits.run(setting("group-a")),
-        ]);
-        assert.deepEqual(
-          outcomes.map((o) => o.status),
-          ["fulfilled", "rejected", "fulfilled", "rejected"],
-        );
-        assert.deepEqual((outcomes[2] as PromiseFulfilledResult<string[]>).value, ["group-a"]);
-        assert.deepEqual(await keys(database.db), ["group-a"]);
+        let outcomes: PromiseSettledResult<unknown>[];
+
+        before(async () => {
+          const commits = new GroupCommit(database, "registry");
+          outcomes = await Promise.allSettled([
+            commits.run(setting("group-a")),
+            commits.run(async (trx) => {
+              await setting("group-b")(trx);
+              throw new Error("refused after writing");
+            }),
+            commits.run(keys),
+            commits.run(setting("group-a")),
+          ]);
+        });
+
+        it("lets each job see the writes of the jobs before it", () => {
+          assert.deepEqual((outcomes[2] as PromiseFulfilledResult<string[]>).value, ["group-a"]);
+        });
+
+        it("undoes only a refused job's own writes", async () => {
+          assert.deepEqual(
+            outcomes.map((o) => o.status),
+            ["fulfilled", "rejected", "fulfilled", "rejected"],
+          );
+          assert.deepEqual(await keys(database.db), ["group-a"]);
+        });
       });
 
       it("a second holder for a name, a second name for a fid, or a move to the same fid", async () => {

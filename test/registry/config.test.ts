@@ -30,10 +30,15 @@ for (const engine of await testEngines()) {
     });
     after(() => h.stop());
 
-    it("keeps its generated key across restarts and shares it between processes", async () => {
-      const signer = (await h.get("/signer")).body.signer as string;
+    let signer: string;
+
+    it("generates a server key when none is configured", async () => {
+      signer = (await h.get("/signer")).body.signer as string;
       assert.match(signer, /^0x[0-9a-fA-F]{40}$/);
       assert.notEqual(signer, h.server.address);
+    });
+
+    it("gives every process on its database the key it generated", async () => {
       const second = await h.startRegistry({ database: config, serverPrivateKey: undefined });
       assert.deepEqual((await h.get("/signer", second.url)).body, { signer });
       await second.registry.close();
@@ -42,7 +47,7 @@ for (const engine of await testEngines()) {
       await third.registry.close();
     });
 
-    it("limits requests per fid and per IP with 429 and Retry-After", async () => {
+    it("limits requests per fid with 429 and Retry-After", async () => {
       const user = await h.user();
       assert.equal((await h.register(user, "Invalid")).status, 400);
       assert.equal((await h.register(user, "Invalid")).status, 400);
@@ -55,8 +60,10 @@ for (const engine of await testEngines()) {
       // Half an hour refills one request of the fid.
       h.clock += HOUR_MS / 2;
       assert.equal((await h.register(user, "valid")).status, 200);
+    });
 
-      // Half an hour also made the IP's allowance whole again: 5 requests, then one every 12 minutes.
+    it("limits requests per IP with 429 and Retry-After", async () => {
+      // The half hour above also made the IP's allowance whole again: 5 requests, then one every 12 minutes.
       const others = [await h.user(), await h.user(), await h.user(), await h.user(), await h.user()];
       for (let i = 0; i < 4; i++) assert.equal((await h.register(others[i]!, `other${i}`)).status, 200);
       const byIp = await h.register(others[4]!, "other4");
@@ -67,12 +74,15 @@ for (const engine of await testEngines()) {
       assert.equal((await h.register(others[4]!, "other4")).status, 200);
     });
 
-    it("reserves the configured names and honours the configured admins only", async () => {
+    it("reserves the configured names in place of the default list", async () => {
       h.clock += HOUR_MS;
       const user = await h.user();
       assert.deepEqual((await h.register(user, "keepout")).body, failure("USERNAME_RESERVED"));
       // The default list is replaced, not extended.
       assert.equal((await h.register(user, "google")).status, 200);
+    });
+
+    it("honours a configured admin", async () => {
       const target = await h.user();
       const byOperator = await h.body(operator, {
         name: "keepout",
@@ -82,6 +92,9 @@ for (const engine of await testEngines()) {
         owner: target.account.address,
       });
       assert.equal((await h.post(byOperator)).status, 200);
+    });
+
+    it("honours no admin it was not configured with", async () => {
       // Fid 14045 is not an admin unless configured; an admin fid without an address is none either.
       const other = await h.user();
       const asServer = await h.body(other.account, {
@@ -95,17 +108,22 @@ for (const engine of await testEngines()) {
       assert.deepEqual((await h.post(asBlank)).body, failure("UNAUTHORIZED"));
     });
 
-    it("asks the chain over HTTP when it runs elsewhere, and refuses owners it cannot check", async () => {
+    let overHttp: Record<string, unknown>;
+
+    it("asks the chain over HTTP when it runs elsewhere", async () => {
       const chainUrl = await listen(h.devchain.app, "devchain", "127.0.0.1", 0);
       const remote = await h.startRegistry({ chain: httpChainClient(chainUrl), rateLimit: false });
       const user = await h.user();
-      const body = await h.body(user.account, { name: "overhttp", from: 0, to: user.fid, fid: user.fid });
-      assert.equal((await h.post(body, remote.url)).status, 200);
+      overHttp = await h.body(user.account, { name: "overhttp", from: 0, to: user.fid, fid: user.fid });
+      assert.equal((await h.post(overHttp, remote.url)).status, 200);
+    });
+
+    it("refuses owners it cannot check when the chain is unreachable", async () => {
       const unreachable = await h.startRegistry({
         chain: httpChainClient("http://127.0.0.1:9"),
         rateLimit: false,
       });
-      assert.deepEqual((await h.post(body, unreachable.url)).body, failure("INVALID_FID_OWNER"));
+      assert.deepEqual((await h.post(overHttp, unreachable.url)).body, failure("INVALID_FID_OWNER"));
     });
 
     it("refuses a bad configuration at start", async () => {

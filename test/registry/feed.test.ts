@@ -59,25 +59,39 @@ for (const engine of await testEngines()) {
       assert.deepEqual(await http.transfersByName("nobody"), []);
     });
 
-    it("tells in-process listeners after each committed insert, and only then", async () => {
+    describe("in-process listeners", () => {
       const calls: string[] = [];
-      const stopA = h.registry.feed.onTransfer(() => calls.push("a"));
-      const stopB = h.registry.feed.onTransfer(() => {
-        calls.push("b");
-        throw new Error("a listener's failure stays its own");
+      let stopA: () => void;
+      let stopB: () => void;
+      let carol: User;
+
+      before(() => {
+        stopA = h.registry.feed.onTransfer(() => calls.push("a"));
+        stopB = h.registry.feed.onTransfer(() => {
+          calls.push("b");
+          throw new Error("a listener's failure stays its own");
+        });
       });
-      const carol = await h.user();
-      assert.equal((await h.register(carol, "carol")).status, 200);
-      assert.deepEqual(calls, ["a", "b"]);
-      // A replay and a refusal insert nothing.
-      assert.equal((await h.register(carol, "carol")).status, 200);
-      assert.equal((await h.register(carol, "carol2")).status, 400);
-      assert.deepEqual(calls, ["a", "b"]);
-      stopA();
-      stopB();
-      const dave = await h.user();
-      assert.equal((await h.register(dave, "dave")).status, 200);
-      assert.deepEqual(calls, ["a", "b"]);
+
+      it("are told after a committed insert, each despite another's failure", async () => {
+        carol = await h.user();
+        assert.equal((await h.register(carol, "carol")).status, 200);
+        assert.deepEqual(calls, ["a", "b"]);
+      });
+
+      it("are not told of a replay or a refusal, which insert nothing", async () => {
+        assert.equal((await h.register(carol, "carol")).status, 200);
+        assert.equal((await h.register(carol, "carol2")).status, 400);
+        assert.deepEqual(calls, ["a", "b"]);
+      });
+
+      it("are told nothing once stopped", async () => {
+        stopA();
+        stopB();
+        const dave = await h.user();
+        assert.equal((await h.register(dave, "dave")).status, 200);
+        assert.deepEqual(calls, ["a", "b"]);
+      });
     });
 
     it("wakes HTTP listeners every 5 s while someone listens", (t) => {

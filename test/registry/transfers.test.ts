@@ -31,11 +31,19 @@ for (const engine of await testEngines()) {
     });
     after(() => h.stop());
 
-    it("publishes its signer, its clock and its health", async () => {
+    it("publishes its signer", async () => {
       assert.deepEqual((await h.get("/signer")).body, { signer: h.server.address });
+    });
+
+    it("publishes its clock", async () => {
       assert.deepEqual((await h.get("/current-time")).body, { currentTime: h.now });
+    });
+
+    it("answers /_health", async () => {
       assert.deepEqual((await h.get("/_health")).body, { status: "ok" });
     });
+
+    let transfer: Record<string, unknown>;
 
     it("registers a name with a countersigned transfer", async () => {
       const timestamp = h.now - 5;
@@ -48,7 +56,7 @@ for (const engine of await testEngines()) {
       });
       const reply = await h.post(body);
       assert.equal(reply.status, 200);
-      const transfer = reply.body.transfer as Record<string, unknown>;
+      transfer = reply.body.transfer as Record<string, unknown>;
       assert.deepEqual(Object.keys(transfer).sort(), TRANSFER_KEYS);
       assert.deepEqual(transfer, {
         id: 1,
@@ -66,7 +74,9 @@ for (const engine of await testEngines()) {
         signature: transfer.server_signature as `0x${string}`,
       });
       assert.equal(signer, h.server.address);
+    });
 
+    it("lists a new transfer and serves it as the current one of its fid and its name", async () => {
       assert.deepEqual((await h.get("/transfers")).body, { transfers: [transfer] });
       assert.deepEqual((await h.get(`/transfers/current?fid=${alice.fid}`)).body, { transfer });
       assert.deepEqual((await h.get("/transfers/current?name=alice")).body, { transfer });
@@ -204,6 +214,9 @@ for (const engine of await testEngines()) {
         assert.deepEqual(reply.body, {
           error: "from and to are the same fid: a transfer moves a name between two fids",
         });
+      });
+
+      it("a transfer from fid 0 to fid 0 as a plain 400, writing nothing", async () => {
         const zero = await h.body(privateKeyToAccount(generatePrivateKey()), {
           name: "zerozero",
           from: 0,
@@ -214,55 +227,78 @@ for (const engine of await testEngines()) {
       });
     });
 
-    it("unregisters after 28 days, throttles the released name, and lets a fid change its name", async () => {
-      const carol = await h.user();
-      const registered = await h.register(carol, "carol");
-      assert.equal(registered.status, 200);
-      h.clock += 28 * DAY * 1000 - 10_000;
-      assert.deepEqual((await h.unregister(carol, "carol")).body, failure("THROTTLED"));
-      h.clock += 10_000;
-      const burned = await h.unregister(carol, "carol");
-      assert.equal(burned.status, 200);
-      assert.deepEqual(
-        { ...(burned.body.transfer as object), id: 0, server_signature: "", user_signature: "" },
-        {
-          id: 0,
-          timestamp: h.now,
-          username: "carol",
-          owner: carol.account.address.toLowerCase(),
-          from: carol.fid,
-          to: 0,
-          server_signature: "",
-          user_signature: "",
-        },
-      );
-      assert.deepEqual(await h.get("/transfers/current?name=carol").then((r) => [r.status, r.body]), [
-        404,
-        { error: "No transfer found" },
-      ]);
-      assert.deepEqual(await h.get(`/transfers/current?fid=${carol.fid}`).then((r) => [r.status, r.body]), [
-        404,
-        { error: "Could not resolve current name" },
-      ]);
-      // Unregistering again: nobody holds it.
-      assert.deepEqual((await h.unregister(carol, "carol")).body, failure("USERNAME_NOT_FOUND"));
-      // The released name is throttled for everyone else; a timestamp before its release is refused first.
-      assert.deepEqual((await h.register(bob, "carol")).body, failure("THROTTLED"));
-      assert.deepEqual((await h.register(bob, "carol", h.now - 1)).body, failure("INVALID_TIMESTAMP"));
-      // A new name has no history, so "change name" = release the old one, take a new one at once.
-      assert.equal((await h.register(carol, "carol-new")).status, 200);
-      h.clock += 28 * DAY * 1000;
-      assert.equal((await h.register(bob, "carol")).status, 200);
-      assert.equal((await h.get(`/transfers/current?name=carol`)).body.transfer && bob.fid, bob.fid);
+    describe("releasing a name", () => {
+      let carol: User;
+
+      before(async () => {
+        carol = await h.user();
+        const registered = await h.register(carol, "carol");
+        assert.equal(registered.status, 200);
+      });
+
+      it("refuses to unregister a name held for less than 28 days", async () => {
+        h.clock += 28 * DAY * 1000 - 10_000;
+        assert.deepEqual((await h.unregister(carol, "carol")).body, failure("THROTTLED"));
+      });
+
+      it("unregisters a name after 28 days with a transfer to fid 0", async () => {
+        h.clock += 10_000;
+        const burned = await h.unregister(carol, "carol");
+        assert.equal(burned.status, 200);
+        assert.deepEqual(
+          { ...(burned.body.transfer as object), id: 0, server_signature: "", user_signature: "" },
+          {
+            id: 0,
+            timestamp: h.now,
+            username: "carol",
+            owner: carol.account.address.toLowerCase(),
+            from: carol.fid,
+            to: 0,
+            server_signature: "",
+            user_signature: "",
+          },
+        );
+        assert.deepEqual(await h.get("/transfers/current?name=carol").then((r) => [r.status, r.body]), [
+          404,
+          { error: "No transfer found" },
+        ]);
+        assert.deepEqual(await h.get(`/transfers/current?fid=${carol.fid}`).then((r) => [r.status, r.body]), [
+          404,
+          { error: "Could not resolve current name" },
+        ]);
+      });
+
+      it("answers USERNAME_NOT_FOUND to unregistering a released name again", async () => {
+        assert.deepEqual((await h.unregister(carol, "carol")).body, failure("USERNAME_NOT_FOUND"));
+      });
+
+      it("throttles a released name for everyone else, refusing a timestamp before its release first", async () => {
+        assert.deepEqual((await h.register(bob, "carol")).body, failure("THROTTLED"));
+        assert.deepEqual((await h.register(bob, "carol", h.now - 1)).body, failure("INVALID_TIMESTAMP"));
+      });
+
+      it("lets a fid that released its name take a new one at once", async () => {
+        // A new name has no history, so "change name" = release the old one, take a new one at once.
+        assert.equal((await h.register(carol, "carol-new")).status, 200);
+      });
+
+      it("gives a released name to another fid 28 days after its release", async () => {
+        h.clock += 28 * DAY * 1000;
+        assert.equal((await h.register(bob, "carol")).status, 200);
+        assert.equal((await h.get(`/transfers/current?name=carol`)).body.transfer && bob.fid, bob.fid);
+      });
     });
 
     describe("admins", () => {
       // The reference's form: the admin key signs the plain claim (name, timestamp, owner).
       const admin = () => h.admin;
 
+      let dave: User;
+      let erin: User;
+
       it("transfer a name between fids, without the throttle", async () => {
-        const dave = await h.user();
-        const erin = await h.user();
+        dave = await h.user();
+        erin = await h.user();
         assert.equal((await h.register(dave, "dave")).status, 200);
         const owner = erin.account.address;
         const body = await h.body(admin(), {
@@ -285,7 +321,9 @@ for (const engine of await testEngines()) {
           "dave",
         );
         assert.equal((await h.get(`/transfers/current?fid=${dave.fid}`)).status, 404);
-        // The previous holder cannot move it again.
+      });
+
+      it("cannot move a name again from the fid that held it before", async () => {
         const nameless = await h.user();
         const again = await h.body(admin(), {
           name: "dave",
@@ -294,13 +332,18 @@ for (const engine of await testEngines()) {
           fid: ADMIN_FID,
         });
         assert.deepEqual((await h.post(again)).body, failure("USERNAME_TAKEN"));
-        // Nor can an admin give a second name to a fid.
+      });
+
+      it("cannot give a second name to a fid", async () => {
         const second = await h.body(admin(), { name: "dave", from: erin.fid, to: alice.fid, fid: ADMIN_FID });
         assert.deepEqual((await h.post(second)).body, failure("TOO_MANY_NAMES"));
       });
 
-      it("register reserved names, but still need their own signature and the rules they share", async () => {
-        const frank = await h.user();
+      let frank: User;
+      let grace: User;
+
+      it("register reserved names", async () => {
+        frank = await h.user();
         const body = await h.body(admin(), {
           name: "google",
           from: 0,
@@ -309,9 +352,15 @@ for (const engine of await testEngines()) {
           owner: frank.account.address,
         });
         assert.equal((await h.post(body)).status, 200);
-        const grace = await h.user();
+      });
+
+      it("need their own signature", async () => {
+        grace = await h.user();
         const forged = await h.body(frank.account, { name: "apple", from: 0, to: grace.fid, fid: ADMIN_FID });
         assert.deepEqual((await h.post(forged)).body, failure("INVALID_SIGNATURE"));
+      });
+
+      it("are held to the 10-minute timestamp window", async () => {
         const late = await h.body(admin(), {
           name: "apple",
           from: 0,
@@ -320,6 +369,9 @@ for (const engine of await testEngines()) {
           timestamp: h.now - 700,
         });
         assert.deepEqual((await h.post(late)).body, failure("INVALID_TIMESTAMP"));
+      });
+
+      it("are held to the name rules", async () => {
         const bad = await h.body(admin(), { name: "Apple", from: 0, to: grace.fid, fid: ADMIN_FID });
         assert.deepEqual((await h.post(bad)).body, failure("INVALID_USERNAME"));
       });

@@ -120,19 +120,23 @@ for (const engine of await testEngines()) {
       assert.equal(chain.reads, reads);
     });
 
-    it("recovers a name for a signed message, caches a miss, and keeps to a budget", async () => {
+    it("recovers a name for a signed message", async () => {
       await registerName(stack, alice, "alicename");
       const taken = await post(hub, "/v1/submitMessage", encode(await username(alice, "alicename")));
       assert.equal(taken.status, 200, JSON.stringify(taken.body));
       assert.deepEqual(lookups, ["alicename"]);
+    });
 
+    it("caches a name it did not find", async () => {
       for (let i = 0; i < 2; i++) {
         const missing = await post(hub, "/v1/submitMessage", encode(await username(alice, "nobodyname")));
         assert.equal(missing.status, 400);
         assert.equal(missing.body.details, "name nobodyname is not registered");
       }
       assert.deepEqual(lookups, ["alicename", "nobodyname"]);
+    });
 
+    it("keeps name recoveries to a budget per second", async () => {
       const many = await Promise.all(Array.from({ length: 40 }, (_, i) => username(alice, `missing${i}`)));
       const response = await post(hub, "/v1/submitBulkMessages", bulk(many));
       assert.equal(response.status, 200);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { after, before, describe, it } from "node:test";
 import { sql } from "kysely";
 import { openDatabase } from "../../src/storage/index.js";
 
@@ -14,39 +14,52 @@ describe("SQLite with background sync", () => {
   const dir = mkdtempSync(join(tmpdir(), "castnet-sync-"));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("commits without fsync, makes commits durable on request, and keeps them across a reopen", async () => {
-    const path = join(dir, "notes.sqlite");
-    const database = openDatabase<Tables>(
-      { engine: "sqlite", path },
-      { pageSize: 16_384, backgroundSync: true },
-    );
-    const { rows: mode } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db);
-    assert.equal(mode[0]!.synchronous, 1, "NORMAL: commits do not wait for the disk");
-    await database.db.schema
-      .createTable("notes")
-      .addColumn("id", "integer", (c) => c.primaryKey())
-      .addColumn("body", "text")
-      .execute();
-    // Many callers at once, some while an fsync is already running: each is answered.
-    const writes = Array.from({ length: 50 }, async (_, id) => {
-      await database.db
-        .insertInto("notes")
-        .values({ id, body: `note ${id}` })
-        .execute();
-      await database.durable();
-    });
-    await Promise.all(writes);
-    await database.close();
+  describe("a database with background sync", () => {
+    let path: string;
+    let database: ReturnType<typeof openDatabase<Tables>>;
 
-    const reopened = openDatabase<Tables>({ engine: "sqlite", path });
-    const { rows: size } = await sql<{ page_size: number }>`pragma page_size`.execute(reopened.db);
-    assert.equal(size[0]!.page_size, 16_384);
-    const count = await reopened.db
-      .selectFrom("notes")
-      .select((eb) => eb.fn.countAll<number>().as("n"))
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(count.n), 50);
-    await reopened.close();
+    before(() => {
+      path = join(dir, "notes.sqlite");
+      database = openDatabase<Tables>({ engine: "sqlite", path }, { pageSize: 16_384, backgroundSync: true });
+    });
+
+    it("commits without waiting for the disk", async () => {
+      const { rows: mode } = await sql<{ synchronous: number }>`pragma synchronous`.execute(database.db);
+      assert.equal(mode[0]!.synchronous, 1, "NORMAL: commits do not wait for the disk");
+    });
+
+    it("makes commits durable on request, keeping them across a reopen", async () => {
+      await database.db.schema
+        .createTable("notes")
+        .addColumn("id", "integer", (c) => c.primaryKey())
+        .addColumn("body", "text")
+        .execute();
+      // Many callers at once, some while an fsync is already running: each is answered.
+      const writes = Array.from({ length: 50 }, async (_, id) => {
+        await database.db
+          .insertInto("notes")
+          .values({ id, body: `note ${id}` })
+          .execute();
+        await database.durable();
+      });
+      await Promise.all(writes);
+      await database.close();
+
+      const reopened = openDatabase<Tables>({ engine: "sqlite", path });
+      const count = await reopened.db
+        .selectFrom("notes")
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(count.n), 50);
+      await reopened.close();
+    });
+
+    it("keeps the page size it was made with across a reopen", async () => {
+      const reopened = openDatabase<Tables>({ engine: "sqlite", path });
+      const { rows: size } = await sql<{ page_size: number }>`pragma page_size`.execute(reopened.db);
+      assert.equal(size[0]!.page_size, 16_384);
+      await reopened.close();
+    });
   });
 
   it("keeps the WAL file bounded under steady writes", async () => {
