@@ -132,7 +132,7 @@ export function fidList(db: Db, fid: number, store: StoreType, filter: MessageFi
   const { kind, since, until } = filter;
   const parameters: unknown[] = [fid, store, ...types];
   for (const value of [kind, since, until]) if (value !== undefined) parameters.push(value);
-  const flags = [kind, since, until].map((value) => (value === undefined ? "" : "x")).join("");
+  const flags = `${kind === undefined ? "" : "k"}${since === undefined ? "" : "s"}${until === undefined ? "" : "u"}`;
   return {
     shape: `fid|${types.length}|${flags}`,
     parameters,
