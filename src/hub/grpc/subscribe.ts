@@ -62,8 +62,6 @@ export function subscribeHandlers(
       throw new HubError("unavailable", "the hub serves as many event streams as it can; try again later");
     }
     const types = new Set<number>(call.request.eventTypes);
-    const cursor = call.request.fromId ?? (await ctx.service.lastEventId()) + 1;
-
     let closed = false;
     let buffered = 0;
     const gone = new Promise<void>((resolve) => call.once("close", resolve));
@@ -80,7 +78,7 @@ export function subscribeHandlers(
       else call.emit("error", statusOf(error));
     };
     const subscriber: Subscriber<Uint8Array> = {
-      cursor,
+      cursor: 0,
       write: ({ type, rendered }) => {
         if (closed) return false;
         if (buffered > MAX_BUFFERED_BYTES) {
@@ -98,11 +96,13 @@ export function subscribeHandlers(
         if (call.writableNeedDrain) await Promise.race([once(call, "drain"), gone]);
       },
     };
+    // Counted before anything is awaited, so that calls arriving together cannot all pass the caps.
     open.add(end);
     perClient.set(client, (perClient.get(client) ?? 0) + 1);
     call.on("cancelled", () => end());
     call.on("close", () => end());
     try {
+      subscriber.cursor = call.request.fromId ?? (await ctx.service.lastEventId()) + 1;
       if (!(await fanout.catchUp(subscriber, () => closed))) end();
     } catch (error) {
       ctx.logger.warn({ err: error }, "gRPC event stream failed");
