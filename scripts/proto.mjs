@@ -14,7 +14,7 @@ const options = [
   "esModuleInterop=true",
   "forceLong=number",
   "importSuffix=.js",
-  "outputServices=false",
+  "outputServices=grpc-js",
   // The hub renders JSON itself (docs/reference/hub-http-api.md §5), so ts-proto's JSON helpers are dead weight; create/fromPartial stay for building messages in code.
   "outputJsonMethods=false",
   "outputPartialMethods=true",

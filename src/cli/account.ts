@@ -12,7 +12,7 @@ import {
 import { NEUTRAL, type NamingProfile } from "../protocol/naming.js";
 
 export interface CreateAccountOptions {
-  /** Base URL of the devchain, e.g. http://127.0.0.1:2283. */
+  /** Base URL of the devchain, e.g. http://127.0.0.1:2284. */
   chainUrl: string;
   /** Storage units to rent (1–1000). */
   units: number;

@@ -51,6 +51,7 @@ async function runStart(args: string[]): Promise<void> {
   );
   for (const [part, url] of Object.entries(stack.urls))
     console.log(`  ${LABELS[part as keyof typeof LABELS]}  ${url}`);
+  if (stack.hubGrpc !== undefined) console.log(`  hub gRPC    ${stack.hubGrpc}`);
   console.log("Press Ctrl+C to stop.");
 
   let stopping = false;
@@ -78,7 +79,7 @@ async function runAccount(args: string[]): Promise<void> {
     args: rest,
     options: {
       units: { type: "string", default: "1" },
-      "chain-url": { type: "string", default: process.env.CASTNET_CHAIN_URL ?? "http://127.0.0.1:2283" },
+      "chain-url": { type: "string", default: process.env.CASTNET_CHAIN_URL ?? "http://127.0.0.1:2284" },
       "admin-token": { type: "string", default: process.env.CASTNET_ADMIN_TOKEN },
     },
     strict: true,

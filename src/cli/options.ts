@@ -16,6 +16,9 @@ export interface StackConfig {
   dataDir: string;
   host: string;
   ports: Record<PartName, number>;
+  hubGrpcPort: number;
+  /** Certificate and key files: the hub's gRPC port then speaks TLS only. */
+  hubGrpcTls: { cert: string; key: string } | undefined;
   only: readonly PartName[];
   /** Base URLs of parts that run elsewhere (needed only for parts not in `only`). */
   urls: Partial<Record<PartName, string>>;
@@ -63,7 +66,10 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
   "registry-port": { env: "CASTNET_REGISTRY_PORT", default: "2280", help: "name registry port" },
   "hub-port": { env: "CASTNET_HUB_PORT", default: "2281", help: "hub port" },
   "api-port": { env: "CASTNET_API_PORT", default: "2282", help: "client API port" },
-  "chain-port": { env: "CASTNET_CHAIN_PORT", default: "2283", help: "devchain port" },
+  "hub-grpc-port": { env: "CASTNET_HUB_GRPC_PORT", default: "2283", help: "hub gRPC port (HubService)" },
+  "chain-port": { env: "CASTNET_CHAIN_PORT", default: "2284", help: "devchain port" },
+  "hub-grpc-tls-cert": { env: "CASTNET_HUB_GRPC_TLS_CERT", help: "PEM certificate chain: hub gRPC over TLS" },
+  "hub-grpc-tls-key": { env: "CASTNET_HUB_GRPC_TLS_KEY", help: "PEM private key of --hub-grpc-tls-cert" },
   only: { env: "CASTNET_ONLY", help: "run only these parts: comma-separated registry,hub,api,chain" },
   "registry-url": { env: "CASTNET_REGISTRY_URL", help: "registry to follow when it is not in --only" },
   "hub-url": { env: "CASTNET_HUB_URL", help: "hub to read activity from when it is not in --only" },
@@ -266,6 +272,10 @@ export function parseStartOptions(
     throw new UsageError("give the admin token either directly or as a file, not both");
   const adminTokenFile = tokenFile === undefined ? undefined : resolve(tokenFile);
 
+  const [tlsCert, tlsKey] = [value("hub-grpc-tls-cert"), value("hub-grpc-tls-key")];
+  if ((tlsCert === undefined) !== (tlsKey === undefined))
+    throw new UsageError("--hub-grpc-tls-cert and --hub-grpc-tls-key go together");
+
   const seed = value("seed");
   const config: StackConfig = {
     dataDir: resolve(value("data-dir")!),
@@ -276,6 +286,8 @@ export function parseStartOptions(
       api: port("api-port", value("api-port")!),
       chain: port("chain-port", value("chain-port")!),
     },
+    hubGrpcPort: port("hub-grpc-port", value("hub-grpc-port")!),
+    hubGrpcTls: tlsCert && tlsKey ? { cert: resolve(tlsCert), key: resolve(tlsKey) } : undefined,
     only,
     urls: {
       registry: baseUrl("registry-url", value("registry-url")),

@@ -4,8 +4,10 @@ import { createClientApi } from "../clientapi/index.js";
 import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
 import { httpChainClient } from "../devchain/httpClient.js";
 import { createDevchain } from "../devchain/index.js";
-import { type Logger, type RouteEntry, createLogger, listen } from "../http/index.js";
+import { readFileSync } from "node:fs";
+import { type Logger, type RouteEntry, StartupError, createLogger, listen } from "../http/index.js";
 import { httpActivitySource } from "../hub/activityClient.js";
+import type { GrpcTls, HubGrpcServer } from "../hub/grpc/index.js";
 import { createHub } from "../hub/index.js";
 import { namingProfile } from "../protocol/naming.js";
 import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
@@ -17,6 +19,8 @@ import { secureStart } from "./secrets.js";
 export interface RunningStack {
   /** Base URL of every part this process serves. */
   urls: Partial<Record<PartName, string>>;
+  /** host:port of the hub's gRPC API, when this process serves the hub. */
+  hubGrpc: string | undefined;
   /** Every route each of those parts serves, for checks that a list kept elsewhere covers them all. */
   routes: Partial<Record<PartName, readonly RouteEntry[]>>;
   /** Stops accepting requests, lets in-flight work finish, closes every database. */
@@ -27,6 +31,27 @@ interface Started {
   part: PartName;
   app: FastifyInstance;
   close(): Promise<void>;
+}
+
+/** The gRPC certificate and key, read at start so that a wrong path fails the start. */
+function readTls(files: { cert: string; key: string }): GrpcTls {
+  const read = (path: string) => {
+    try {
+      return readFileSync(path);
+    } catch (error) {
+      throw new StartupError(`hub gRPC: cannot read ${path}: ${(error as Error).message}`);
+    }
+  };
+  return { cert: read(files.cert), key: read(files.key) };
+}
+
+async function listenGrpc(grpc: HubGrpcServer, host: string, port: number): Promise<string> {
+  try {
+    const bound = await grpc.listen(host, port);
+    return `${host.includes(":") ? `[${host}]` : host}:${bound}`;
+  } catch (error) {
+    throw new StartupError(`hub gRPC: cannot listen on port ${port} on ${host}: ${(error as Error).message}`);
+  }
 }
 
 /**
@@ -42,6 +67,8 @@ export async function startStack(
   const runs = (part: PartName) => config.only.includes(part);
   const started: Started[] = [];
   const urls: Partial<Record<PartName, string>> = {};
+  let grpc: HubGrpcServer | undefined;
+  let hubGrpc: string | undefined;
   const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
 
   const stopAll = once(async () => {
@@ -96,8 +123,10 @@ export async function startStack(
         rpcAuth: config.rpcAuth,
         adminToken: config.adminToken,
         http: config.http,
+        grpcTls: config.hubGrpcTls && readTls(config.hubGrpcTls),
       });
       started.push({ part: "hub", ...hub });
+      grpc = hub.grpc;
       activity = hub.service;
     } else if (config.urls.hub) {
       activity = httpActivitySource(config.urls.hub, { adminToken: config.adminToken });
@@ -121,9 +150,10 @@ export async function startStack(
       urls[part] = await listen(app, part, config.host, config.ports[part]);
       routes[part] = app.routeInventory;
     }
+    if (grpc !== undefined) hubGrpc = await listenGrpc(grpc, config.host, config.hubGrpcPort);
   } catch (error) {
     await stopAll().catch(() => undefined);
     throw error;
   }
-  return { urls, routes, close: stopAll };
+  return { urls, hubGrpc, routes, close: stopAll };
 }

@@ -1,9 +1,10 @@
 /**
  * RPC authentication for submits (docs/reference/hub-http-api.md §8): `--rpc-auth user:pass[,user:pass…]` (a
  * user may appear with several passwords) makes submitMessage and submitBulkMessages require HTTP Basic
- * credentials. A name and password are compared as one key, their SHA-256 digests side by side, in one
- * constant-time compare per entry, every entry checked: neither timing nor the answer tells which part was
- * wrong or which entry came close.
+ * credentials, in the Authorization header over HTTP and the `authorization` metadata over gRPC. A name
+ * and password are compared as one key, their SHA-256 digests side by side, in one constant-time compare
+ * per entry, every entry checked: neither timing nor the answer tells which part was wrong or which entry
+ * came close.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { FastifyRequest } from "fastify";
@@ -32,13 +33,12 @@ function refuse(reason: string): HubError {
   return new HubError("unauthenticated", `authentication failed: ${reason}`);
 }
 
-/**
- * An onRequest hook that checks the Authorization header against the configured credentials, before
- * the request's body is read.
- */
-export function basicAuth(credentials: readonly Credential[]) {
-  return async function check(request: FastifyRequest): Promise<void> {
-    const header = request.headers.authorization ?? "";
+/** Checks an Authorization header value; throws an unauthenticated HubError when it does not match. */
+export type CredentialCheck = (header: string | undefined) => void;
+
+export function basicCredentials(credentials: readonly Credential[]): CredentialCheck {
+  return function check(value) {
+    const header = value ?? "";
     if (header === "") throw refuse("Authorization header is empty");
     const match = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header);
     if (match === null) throw refuse("Authorization header is not HTTP Basic credentials");
@@ -49,5 +49,16 @@ export function basicAuth(credentials: readonly Credential[]) {
     let ok = false;
     for (const configured of credentials) if (timingSafeEqual(configured, presented)) ok = true;
     if (!ok) throw refuse("invalid username or password");
+  };
+}
+
+/**
+ * An onRequest hook that checks the Authorization header against the configured credentials, before
+ * the request's body is read.
+ */
+export function basicAuth(credentials: readonly Credential[]) {
+  const check = basicCredentials(credentials);
+  return async function checkRequest(request: FastifyRequest): Promise<void> {
+    check(request.headers.authorization);
   };
 }

@@ -145,6 +145,34 @@ export async function eventsFrom(db: Kysely<HubTables>, fromId: number, limit: n
   return rows.map((row) => decodeEvent(row.event));
 }
 
+/** An event as stored: its protobuf bytes carry every message in the bytes it arrived in. */
+export interface StoredEvent {
+  id: number;
+  type: number;
+  event: Uint8Array;
+}
+
+/** Stored events with fromId ≤ id < stopId, oldest first (the gRPC API sends them as they are). */
+export async function storedEventsFrom(
+  db: Kysely<HubTables>,
+  fromId: number,
+  limit: number,
+  stopId = Number.MAX_SAFE_INTEGER,
+): Promise<StoredEvent[]> {
+  return db
+    .selectFrom("hub_events")
+    .select(["id", "type", "event"])
+    .where("id", ">=", fromId)
+    .where("id", "<", stopId)
+    .orderBy("id")
+    .limit(limit)
+    .execute();
+}
+
+export async function storedEventById(db: Kysely<HubTables>, id: number): Promise<StoredEvent | undefined> {
+  return db.selectFrom("hub_events").select(["id", "type", "event"]).where("id", "=", id).executeTakeFirst();
+}
+
 export async function eventById(db: Kysely<HubTables>, id: number): Promise<HubEvent | undefined> {
   const row = await db.selectFrom("hub_events").select("event").where("id", "=", id).executeTakeFirst();
   return row === undefined ? undefined : decodeEvent(row.event);

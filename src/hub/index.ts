@@ -14,8 +14,9 @@ import type { TransferFeed } from "../registry/feed.js";
 import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
 import type { HubCore } from "./core.js";
 import { MergeEngine } from "./engine.js";
-import { basicAuth, parseRpcAuth } from "./auth.js";
+import { basicAuth, basicCredentials, parseRpcAuth } from "./auth.js";
 import { hubErrors } from "./errors.js";
+import { createGrpcServer, type GrpcTls, type HubGrpcServer } from "./grpc/index.js";
 import { EventBus } from "./events.js";
 import { NameFollower } from "./fnames.js";
 import { scheduleJobs } from "./jobs.js";
@@ -55,14 +56,18 @@ export interface HubOptions {
   mergesPerUnit?: number;
   /** Bounds of GET /v1/activity/reactorsByAuthor (default: 90 days back, answers cached 60 s). */
   activityRead?: Partial<ActivityReadOptions>;
-  /** Caps on open event streams, in all and per client (routes/stream.ts). */
+  /** Caps on open event streams, in all and per client (routes/stream.ts), for SSE and gRPC each. */
   streams?: StreamLimits;
+  /** A certificate and key for the gRPC server, which then speaks TLS only. */
+  grpcTls?: GrpcTls;
   /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
   http?: HttpOptions;
 }
 
 export interface Hub {
   app: FastifyInstance;
+  /** The gRPC API (HubService), built but not listening, like `app`. */
+  grpc: HubGrpcServer;
   service: HubService;
   /** Drains in-flight merges (nothing acknowledged is lost), stops followers and workers, closes the database. */
   close(): Promise<void>;
@@ -101,7 +106,8 @@ const SQLITE_TUNING = {
 };
 
 export async function createHub(options: HubOptions): Promise<Hub> {
-  const auth = options.rpcAuth === undefined ? undefined : basicAuth(parseRpcAuth(options.rpcAuth));
+  const credentials = options.rpcAuth === undefined ? undefined : parseRpcAuth(options.rpcAuth);
+  const auth = credentials === undefined ? undefined : basicAuth(credentials);
   const database = openDatabase<HubTables>(options.database, SQLITE_TUNING);
   try {
     await migrate(database, "hub", hubMigrations);
@@ -163,14 +169,25 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     metrics: core.metrics,
   });
   await app.ready();
+  const grpc = createGrpcServer(
+    {
+      service,
+      database,
+      logger: core.logger,
+      auth: credentials === undefined ? undefined : basicCredentials(credentials),
+    },
+    { tls: options.grpcTls, streams: options.streams },
+  );
   void chain.sync();
   void names.sync();
   const stopJobs = scheduleJobs(core);
   return {
     app,
+    grpc,
     service,
     close: once(async () => {
       stopJobs();
+      await grpc.close();
       await app.close();
       await engine.close();
       await chain.stop();

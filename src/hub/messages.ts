@@ -6,7 +6,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
 import { compiled, type Database, runCompiled } from "../storage/index.js";
 import { StoreType } from "./keys.js";
-import type { PageRequest } from "./paging.js";
+import { cut, type Page, type PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
 export interface JsonRow {
@@ -18,6 +18,9 @@ export interface JsonRow {
 export interface MessageFilter {
   types?: readonly MessageType[];
   kind?: string;
+  /** Protocol timestamps, both inclusive. */
+  since?: number;
+  until?: number;
 }
 
 type Db = Kysely<HubTables>;
@@ -30,7 +33,7 @@ type ListBuilder = SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"]
  * A message list: the rows of `query(after)`, after `after` in the list's order. `shape` names the
  * form of its SQL and `parameters` are the values its conditions add, in order, before `after`.
  */
-interface MessageList {
+export interface MessageList {
   shape: string;
   parameters: unknown[];
   query(after: Uint8Array | undefined, reverse: boolean): ListBuilder;
@@ -121,6 +124,28 @@ function seek(reverse: boolean) {
   return reverse ? ("<" as const) : (">" as const);
 }
 
+/** A fid's messages of one store, filtered. */
+export function fidList(db: Db, fid: number, store: StoreType, filter: MessageFilter): MessageList {
+  const types = filter.types ?? [];
+  const { kind, since, until } = filter;
+  const parameters: unknown[] = [fid, store, ...types];
+  for (const value of [kind, since, until]) if (value !== undefined) parameters.push(value);
+  const flags = `${kind === undefined ? "" : "k"}${since === undefined ? "" : "s"}${until === undefined ? "" : "u"}`;
+  return {
+    shape: `fid|${types.length}|${flags}`,
+    parameters,
+    query: (after, reverse) => {
+      let query = db.selectFrom("hub_messages as m").where("m.fid", "=", fid).where("m.store", "=", store);
+      if (types.length > 0) query = query.where("m.type", "in", [...types]);
+      if (kind !== undefined) query = query.where("m.kind", "=", kind);
+      if (since !== undefined) query = query.where("m.timestamp", ">=", since);
+      if (until !== undefined) query = query.where("m.timestamp", "<=", until);
+      if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
+      return query;
+    },
+  };
+}
+
 export function messagesByFid(
   ctx: ListContext,
   fid: number,
@@ -128,27 +153,29 @@ export function messagesByFid(
   filter: MessageFilter,
   page: PageRequest,
 ): Promise<JsonPage> {
-  const types = filter.types ?? [];
-  const parameters: unknown[] = [fid, store, ...types];
-  if (filter.kind !== undefined) parameters.push(filter.kind);
-  return jsonPage(
-    ctx,
-    {
-      shape: `fid|${types.length}|${filter.kind === undefined ? "" : "kind"}`,
-      parameters,
-      query: (after, reverse) => {
-        let query = ctx.database.db
-          .selectFrom("hub_messages as m")
-          .where("m.fid", "=", fid)
-          .where("m.store", "=", store);
-        if (types.length > 0) query = query.where("m.type", "in", [...types]);
-        if (filter.kind !== undefined) query = query.where("m.kind", "=", filter.kind);
-        if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
-        return query;
-      },
+  return jsonPage(ctx, fidList(ctx.database.db, fid, store, filter), page);
+}
+
+/** The messages of one store at a target (a cast, URL or fid key), of one kind or all. */
+export function targetList(
+  db: Db,
+  store: StoreType,
+  target: Uint8Array,
+  kind: string | undefined,
+): MessageList {
+  return {
+    shape: `target|${kind === undefined ? "" : "kind"}`,
+    parameters: kind === undefined ? [store, target] : [store, target, kind],
+    query: (after, reverse) => {
+      let query = db
+        .selectFrom("hub_messages as m")
+        .where("m.store", "=", store)
+        .where("m.target", "=", target);
+      if (kind !== undefined) query = query.where("m.kind", "=", kind);
+      if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
+      return query;
     },
-    page,
-  );
+  };
 }
 
 export function messagesByTarget(
@@ -158,47 +185,60 @@ export function messagesByTarget(
   kind: string | undefined,
   page: PageRequest,
 ): Promise<JsonPage> {
-  return jsonPage(
-    ctx,
-    {
-      shape: `target|${kind === undefined ? "" : "kind"}`,
-      parameters: kind === undefined ? [store, target] : [store, target, kind],
-      query: (after, reverse) => {
-        let query = ctx.database.db
-          .selectFrom("hub_messages as m")
-          .where("m.store", "=", store)
-          .where("m.target", "=", target);
-        if (kind !== undefined) query = query.where("m.kind", "=", kind);
-        if (after !== undefined) query = query.where("m.ts_hash", seek(reverse), after);
-        return query;
-      },
+  return jsonPage(ctx, targetList(ctx.database.db, store, target, kind), page);
+}
+
+/** The casts that mention a fid. */
+export function mentionList(db: Db, mentionFid: number): MessageList {
+  return {
+    shape: "mention",
+    parameters: [StoreType.CASTS, mentionFid],
+    query: (after, reverse) => {
+      let query = db
+        .selectFrom("hub_cast_mentions as c")
+        .innerJoin("hub_messages as m", (join) =>
+          join
+            .onRef("m.fid", "=", "c.fid")
+            .on("m.store", "=", StoreType.CASTS)
+            .onRef("m.ts_hash", "=", "c.ts_hash"),
+        )
+        .where("c.mention_fid", "=", mentionFid);
+      if (after !== undefined) query = query.where("c.ts_hash", seek(reverse), after);
+      return query as unknown as ListBuilder;
     },
-    page,
-  );
+  };
 }
 
 export function castsByMention(ctx: ListContext, mentionFid: number, page: PageRequest): Promise<JsonPage> {
-  return jsonPage(
-    ctx,
-    {
-      shape: "mention",
-      parameters: [StoreType.CASTS, mentionFid],
-      query: (after, reverse) => {
-        let query = ctx.database.db
-          .selectFrom("hub_cast_mentions as c")
-          .innerJoin("hub_messages as m", (join) =>
-            join
-              .onRef("m.fid", "=", "c.fid")
-              .on("m.store", "=", StoreType.CASTS)
-              .onRef("m.ts_hash", "=", "c.ts_hash"),
-          )
-          .where("c.mention_fid", "=", mentionFid);
-        if (after !== undefined) query = query.where("c.ts_hash", seek(reverse), after);
-        return query as unknown as ListBuilder;
-      },
-    },
-    page,
+  return jsonPage(ctx, mentionList(ctx.database.db, mentionFid), page);
+}
+
+/**
+ * Pages a message list as the stored protobuf bytes of its messages (the gRPC API), on a reader
+ * thread where the database has them; one row past the page tells whether more follow.
+ */
+export async function bytesPage(
+  database: Database<HubTables>,
+  list: MessageList,
+  page: PageRequest,
+): Promise<Page<Uint8Array>> {
+  const direction = page.reverse ? "desc" : "asc";
+  const seekParameters = page.after === undefined ? [] : [page.after];
+  const rows = await database.read(
+    compiled(
+      database.db,
+      `bytes:${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`,
+      () =>
+        list
+          .query(page.after, page.reverse)
+          .select(["m.ts_hash as ts_hash", "m.message as message"])
+          .orderBy("m.ts_hash", direction)
+          .limit(page.pageSize + 1),
+      [...list.parameters, ...seekParameters, page.pageSize + 1],
+    ),
   );
+  const cutRows = cut(rows, page.pageSize, (row) => row.ts_hash);
+  return { items: cutRows.items.map((row) => row.message), next: cutRows.next };
 }
 
 export async function messageBySetKey(

@@ -32,7 +32,8 @@ export type { HubInfo } from "./reads/info.js";
 export type { MessagePage } from "./reads/messages.js";
 export type { StorageLimitsJson } from "./reads/storage.js";
 
-export type BulkOutcome = { ok: true; json: string } | { ok: false; hash: string; error: HubError };
+export type BulkOutcome =
+  { ok: true; json: string; bytes: Uint8Array } | { ok: false; hash: string; error: HubError };
 
 export interface Followers {
   syncChain(): Promise<void>;
@@ -78,7 +79,10 @@ export class HubService implements ActivitySource {
     );
     const settled = await Promise.allSettled(committed);
     return settled.map((outcome, i) => {
-      if (outcome.status === "fulfilled") return { ok: true, json: (outcome.value as Accepted).json };
+      if (outcome.status === "fulfilled") {
+        const { json, bytes } = outcome.value as Accepted;
+        return { ok: true, json, bytes };
+      }
       const error =
         outcome.reason instanceof HubError
           ? outcome.reason
@@ -90,6 +94,15 @@ export class HubService implements ActivitySource {
   /** Every check of submitMessage without storing; frame actions pass too. */
   async validateMessage(bytes: Uint8Array): Promise<string> {
     return (await this.engine.validate(bytes)).json;
+  }
+
+  /** submitMessage and validateMessage answering the message's protobuf bytes (the gRPC API). */
+  async submitMessageBytes(bytes: Uint8Array): Promise<Uint8Array> {
+    return (await this.engine.submit(bytes)).bytes;
+  }
+
+  async validateMessageBytes(bytes: Uint8Array): Promise<Uint8Array> {
+    return (await this.engine.validate(bytes)).bytes;
   }
 
   // Messages.

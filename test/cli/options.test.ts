@@ -6,7 +6,8 @@ import { UsageError, databaseFor, parseStartOptions } from "../../src/cli/option
 describe("castnet start options", () => {
   it("defaults to the whole stack on the documented ports with SQLite in ./.castnet", () => {
     const config = parseStartOptions([], {});
-    assert.deepEqual(config.ports, { registry: 2280, hub: 2281, api: 2282, chain: 2283 });
+    assert.deepEqual(config.ports, { registry: 2280, hub: 2281, api: 2282, chain: 2284 });
+    assert.equal(config.hubGrpcPort, 2283);
     assert.deepEqual(config.only, ["registry", "hub", "api", "chain"]);
     assert.equal(config.host, "127.0.0.1");
     assert.equal(config.dataDir, resolve(".castnet"));

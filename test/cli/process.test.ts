@@ -118,6 +118,8 @@ describe("the castnet command", () => {
         "0",
         "--chain-port",
         "0",
+        "--hub-grpc-port",
+        "0",
         "--block-time",
         "0",
       ],
@@ -138,6 +140,7 @@ describe("the castnet command", () => {
       ]),
     );
     assert.deepEqual(Object.keys(urls).sort(), ["client API", "devchain", "hub", "registry"]);
+    assert.match(stdout, /^\s+hub gRPC\s+127\.0\.0\.1:\d+$/m);
     for (const url of Object.values(urls)) {
       const health = await fetch(`${url}/_health`);
       assert.equal(health.status, 200);

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import type { OnChainEvent } from "../../protocol/generated/onchain_event.js";
-import type { PageRequest } from "../paging.js";
+import { chainOrderKey, pageInMemory, type PageRequest } from "../paging.js";
 import {
   checkTokenLength,
   enumParam,
@@ -21,34 +21,12 @@ const eventsSchema = { type: "object", properties: { events: { type: "array", it
 const FID_KEY_LENGTH = 8;
 const SIGNER_EVENT_KEY_LENGTH = 8;
 
-/** A signer event's place in chain order, as a page key: block number and log index, big-endian. */
-function signerEventKey(event: OnChainEvent): Uint8Array {
-  const key = new Uint8Array(SIGNER_EVENT_KEY_LENGTH);
-  const view = new DataView(key.buffer);
-  view.setUint32(0, event.blockNumber);
-  view.setUint32(4, event.logIndex);
-  return key;
-}
-
-/**
- * A fid has few signer events, so they are paged in memory; like the reference's on-chain lists, the
- * last page carries no nextPageToken.
- */
+/** A fid has few signer events, so they are paged in memory. */
 function pageSignerEvents(events: OnChainEvent[], page: PageRequest) {
-  const ordered = page.reverse ? [...events].reverse() : events;
-  const after = page.after && Buffer.from(page.after);
-  const rest = after
-    ? ordered.filter(
-        (e) => Buffer.compare(Buffer.from(signerEventKey(e)), after) * (page.reverse ? -1 : 1) > 0,
-      )
-    : ordered;
-  const shown = rest.slice(0, page.pageSize);
-  const last = shown.at(-1);
+  const { items, next } = pageInMemory(events, page, chainOrderKey);
   return {
-    events: shown.map(renderOnChainEvent),
-    ...(rest.length > shown.length && last
-      ? { nextPageToken: Buffer.from(signerEventKey(last)).toString("base64") }
-      : {}),
+    events: items.map(renderOnChainEvent),
+    ...(next === undefined ? {} : { nextPageToken: Buffer.from(next).toString("base64") }),
   };
 }
 

@@ -7,11 +7,7 @@
 import { HubError } from "../../protocol/errors.js";
 import { base58ToBytes } from "../../protocol/base58.js";
 import { enumValue } from "../../protocol/json/enums.js";
-import type { PageRequest } from "../paging.js";
-
-/** Default and largest page, as in the reference. */
-const DEFAULT_PAGE_SIZE = 1000;
-const MAX_PAGE_SIZE = 1000;
+import { pageSizeOf, type PageRequest } from "../paging.js";
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -52,7 +48,7 @@ export function pageRequest(query: PagingQuery): PageRequest {
   }
   const reverse = query.reverse;
   return {
-    pageSize: size === undefined || size === 0 ? DEFAULT_PAGE_SIZE : Math.min(size, MAX_PAGE_SIZE),
+    pageSize: pageSizeOf(size),
     // The reference takes any value as true, even "false"; castnet reads "false" and "0" as false.
     reverse: reverse !== undefined && reverse !== "" && reverse !== "false" && reverse !== "0",
     after: token === "" ? undefined : new Uint8Array(Buffer.from(token, "base64")),

@@ -44,7 +44,8 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
       return {
         events: events.map((event) => ({
           id: event.id,
-          text: `id: ${event.id}\ndata: ${JSON.stringify(renderHubEvent(event, profile))}\n\n`,
+          type: event.type,
+          rendered: `id: ${event.id}\ndata: ${JSON.stringify(renderHubEvent(event, profile))}\n\n`,
         })),
         full: events.length === EVENTS_PAGE_SIZE,
       };
@@ -95,9 +96,10 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
       raw.write(": castnet hub events\n\n");
 
       let closed = false;
-      const subscriber: Subscriber = {
+      const subscriber: Subscriber<string> = {
         cursor,
-        write: (text) => write(raw, text, end),
+        write: (event) => write(raw, event.rendered, end),
+        keepAlive: () => write(raw, ": keep-alive\n\n", end),
         ready: async () => {
           if (raw.writableNeedDrain) await Promise.race([once(raw, "drain"), once(raw, "close")]);
         },

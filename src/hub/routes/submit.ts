@@ -3,14 +3,13 @@
  * only), JSON out. A 200 from a submit means the message is durably stored.
  */
 import type { HubRoutesOptions } from "./options.js";
-import { BinaryReader } from "@bufbuild/protobuf/wire";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { HubError } from "../../protocol/errors.js";
+import { bulkMessages } from "../bulk.js";
 import { MAX_MESSAGE_BYTES } from "../engine.js";
 import { unsupportedMediaType } from "../errors.js";
 import { sendJson } from "./json.js";
 
-const MAX_BULK_MESSAGES = 1000;
 const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 const OCTET_STREAM = "application/octet-stream";
 
@@ -23,31 +22,6 @@ function bodyBytes(request: FastifyRequest): Uint8Array {
     );
   }
   return body as Buffer;
-}
-
-/** Splits a SubmitBulkMessagesRequest into the exact bytes of each message (field 1, repeated). */
-function bulkMessages(bytes: Uint8Array): Uint8Array[] {
-  const reader = new BinaryReader(bytes);
-  const messages: Uint8Array[] = [];
-  try {
-    while (reader.pos < reader.len) {
-      const tag = reader.uint32();
-      if (tag === 10) messages.push(reader.bytes());
-      else reader.skip(tag & 7);
-      if (messages.length > MAX_BULK_MESSAGES) {
-        throw new HubError(
-          "bad_request.invalid_param",
-          `at most ${MAX_BULK_MESSAGES} messages per bulk submit`,
-        );
-      }
-    }
-  } catch (error) {
-    if (error instanceof HubError) throw error;
-    throw new HubError("bad_request.parse_failure", "could not parse SubmitBulkMessagesRequest");
-  }
-  if (messages.length === 0)
-    throw new HubError("bad_request.invalid_param", "the bulk request holds no messages");
-  return messages;
 }
 
 const loose = { type: "object", additionalProperties: true } as const;

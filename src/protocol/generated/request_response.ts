@@ -5,15 +5,2959 @@
 
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
-import { Message } from "./message.js";
+import { HubEvent, HubEventType } from "./hub_event.js";
+import { CastId, Message, ReactionType, StorageUnitType, UserDataType } from "./message.js";
+import { OnChainEvent, OnChainEventType, TierType } from "./onchain_event.js";
+import { UserNameProof } from "./username_proof.js";
 
 export const protobufPackage = "";
 
 export const protobufFileName = "request_response.proto";
 
+export enum StoreType {
+  NONE = 0,
+  CASTS = 1,
+  LINKS = 2,
+  REACTIONS = 3,
+  USER_DATA = 4,
+  VERIFICATIONS = 5,
+  USERNAME_PROOFS = 6,
+  STORAGE_LENDS = 7,
+}
+
+export interface SubscribeRequest {
+  eventTypes: HubEventType[];
+  fromId?:
+    | number
+    | undefined;
+  /** Number 3 was total_shards in the reference and is unused there now. */
+  shardIndex?: number | undefined;
+}
+
+export interface DbStats {
+  numMessages: number;
+  numFidRegistrations: number;
+  approxSize: number;
+}
+
+export interface ShardInfo {
+  shardId: number;
+  maxHeight: number;
+  numMessages: number;
+  numFidRegistrations: number;
+  approxSize: number;
+  blockDelay: number;
+  mempoolSize: number;
+  numOnchainEvents: number;
+}
+
+export interface GetInfoRequest {
+}
+
+export interface GetInfoResponse {
+  version: string;
+  dbStats: DbStats | undefined;
+  peerId: string;
+  numShards: number;
+  shardInfos: ShardInfo[];
+  nextEngineVersionTimestamp: number;
+}
+
+export interface EventRequest {
+  id: number;
+  shardIndex: number;
+}
+
+export interface FidRequest {
+  fid: number;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface FidTimestampRequest {
+  fid: number;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+  startTimestamp?: number | undefined;
+  stopTimestamp?: number | undefined;
+}
+
+export interface FidsRequest {
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+  shardId: number;
+}
+
+export interface FidsResponse {
+  fids: number[];
+  nextPageToken?: Uint8Array | undefined;
+}
+
+export interface MessagesResponse {
+  messages: Message[];
+  nextPageToken?: Uint8Array | undefined;
+}
+
+export interface CastsByParentRequest {
+  parentCastId?: CastId | undefined;
+  parentUrl?: string | undefined;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface ReactionRequest {
+  fid: number;
+  reactionType: ReactionType;
+  targetCastId?: CastId | undefined;
+  targetUrl?: string | undefined;
+}
+
+export interface ReactionsByFidRequest {
+  fid: number;
+  reactionType?: ReactionType | undefined;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface ReactionsByTargetRequest {
+  targetCastId?: CastId | undefined;
+  targetUrl?: string | undefined;
+  reactionType?: ReactionType | undefined;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface UserDataRequest {
+  fid: number;
+  userDataType: UserDataType;
+}
+
+export interface OnChainEventRequest {
+  fid: number;
+  eventType: OnChainEventType;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface OnChainEventResponse {
+  events: OnChainEvent[];
+  nextPageToken?: Uint8Array | undefined;
+}
+
+export interface TierDetails {
+  tierType: TierType;
+  expiresAt: number;
+}
+
+export interface StorageLimitsResponse {
+  limits: StorageLimit[];
+  units: number;
+  unitDetails: StorageUnitDetails[];
+  tierSubscriptions: TierDetails[];
+}
+
+export interface StorageUnitDetails {
+  unitType: StorageUnitType;
+  unitSize: number;
+  purchasedUnitSize: number;
+  lentUnitSize: number;
+  borrowedUnitSize: number;
+}
+
+export interface StorageLimit {
+  storeType: StoreType;
+  name: string;
+  limit: number;
+  used: number;
+  earliestTimestamp: number;
+  earliestHash: Uint8Array;
+}
+
+export interface UsernameProofRequest {
+  name: Uint8Array;
+}
+
+export interface UsernameProofsResponse {
+  proofs: UserNameProof[];
+}
+
+export interface ValidationResponse {
+  valid: boolean;
+  message: Message | undefined;
+}
+
+export interface VerificationRequest {
+  fid: number;
+  address: Uint8Array;
+}
+
+export interface SignerRequest {
+  fid: number;
+  signer: Uint8Array;
+}
+
+export interface LinkRequest {
+  fid: number;
+  linkType: string;
+  targetFid?: number | undefined;
+}
+
+export interface LinksByFidRequest {
+  fid: number;
+  linkType?: string | undefined;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface LinksByTargetRequest {
+  targetFid?: number | undefined;
+  linkType?: string | undefined;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface IdRegistryEventByAddressRequest {
+  address: Uint8Array;
+}
+
 export interface SubmitBulkMessagesRequest {
   messages: Message[];
 }
+
+/** One refused message of a bulk submit: the hash it claimed, the HubError code and sentence. */
+export interface MessageError {
+  hash: Uint8Array;
+  errCode: string;
+  message: string;
+}
+
+export interface BulkMessageResponse {
+  message?: Message | undefined;
+  messageError?: MessageError | undefined;
+}
+
+export interface SubmitBulkMessagesResponse {
+  messages: BulkMessageResponse[];
+}
+
+export interface EventsRequest {
+  startId: number;
+  shardIndex?: number | undefined;
+  stopId?: number | undefined;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?: boolean | undefined;
+}
+
+export interface EventsResponse {
+  events: HubEvent[];
+  nextPageToken?: Uint8Array | undefined;
+}
+
+function createBaseSubscribeRequest(): SubscribeRequest {
+  return { eventTypes: [], fromId: undefined, shardIndex: undefined };
+}
+
+export const SubscribeRequest: MessageFns<SubscribeRequest> = {
+  encode(message: SubscribeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.eventTypes.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.eventTypes) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.fromId !== undefined) {
+      writer.uint32(16).uint64(message.fromId);
+    }
+    if (message.shardIndex !== undefined) {
+      writer.uint32(32).uint32(message.shardIndex);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubscribeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubscribeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.eventTypes.push(reader.int32() as any);
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.eventTypes.push(reader.int32() as any);
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.fromId = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.shardIndex = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SubscribeRequest>): SubscribeRequest {
+    return SubscribeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubscribeRequest>): SubscribeRequest {
+    const message = createBaseSubscribeRequest();
+    message.eventTypes = object.eventTypes?.map((e) => e) || [];
+    message.fromId = object.fromId ?? undefined;
+    message.shardIndex = object.shardIndex ?? undefined;
+    return message;
+  },
+};
+
+function createBaseDbStats(): DbStats {
+  return { numMessages: 0, numFidRegistrations: 0, approxSize: 0 };
+}
+
+export const DbStats: MessageFns<DbStats> = {
+  encode(message: DbStats, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.numMessages !== 0) {
+      writer.uint32(8).uint64(message.numMessages);
+    }
+    if (message.numFidRegistrations !== 0) {
+      writer.uint32(16).uint64(message.numFidRegistrations);
+    }
+    if (message.approxSize !== 0) {
+      writer.uint32(32).uint64(message.approxSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): DbStats {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseDbStats();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.numMessages = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.numFidRegistrations = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.approxSize = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<DbStats>): DbStats {
+    return DbStats.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<DbStats>): DbStats {
+    const message = createBaseDbStats();
+    message.numMessages = object.numMessages ?? 0;
+    message.numFidRegistrations = object.numFidRegistrations ?? 0;
+    message.approxSize = object.approxSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseShardInfo(): ShardInfo {
+  return {
+    shardId: 0,
+    maxHeight: 0,
+    numMessages: 0,
+    numFidRegistrations: 0,
+    approxSize: 0,
+    blockDelay: 0,
+    mempoolSize: 0,
+    numOnchainEvents: 0,
+  };
+}
+
+export const ShardInfo: MessageFns<ShardInfo> = {
+  encode(message: ShardInfo, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.shardId !== 0) {
+      writer.uint32(8).uint32(message.shardId);
+    }
+    if (message.maxHeight !== 0) {
+      writer.uint32(16).uint64(message.maxHeight);
+    }
+    if (message.numMessages !== 0) {
+      writer.uint32(24).uint64(message.numMessages);
+    }
+    if (message.numFidRegistrations !== 0) {
+      writer.uint32(32).uint64(message.numFidRegistrations);
+    }
+    if (message.approxSize !== 0) {
+      writer.uint32(40).uint64(message.approxSize);
+    }
+    if (message.blockDelay !== 0) {
+      writer.uint32(48).uint64(message.blockDelay);
+    }
+    if (message.mempoolSize !== 0) {
+      writer.uint32(56).uint64(message.mempoolSize);
+    }
+    if (message.numOnchainEvents !== 0) {
+      writer.uint32(64).uint64(message.numOnchainEvents);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ShardInfo {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseShardInfo();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.shardId = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.maxHeight = longToNumber(reader.uint64());
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.numMessages = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.numFidRegistrations = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.approxSize = longToNumber(reader.uint64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.blockDelay = longToNumber(reader.uint64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.mempoolSize = longToNumber(reader.uint64());
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.numOnchainEvents = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ShardInfo>): ShardInfo {
+    return ShardInfo.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ShardInfo>): ShardInfo {
+    const message = createBaseShardInfo();
+    message.shardId = object.shardId ?? 0;
+    message.maxHeight = object.maxHeight ?? 0;
+    message.numMessages = object.numMessages ?? 0;
+    message.numFidRegistrations = object.numFidRegistrations ?? 0;
+    message.approxSize = object.approxSize ?? 0;
+    message.blockDelay = object.blockDelay ?? 0;
+    message.mempoolSize = object.mempoolSize ?? 0;
+    message.numOnchainEvents = object.numOnchainEvents ?? 0;
+    return message;
+  },
+};
+
+function createBaseGetInfoRequest(): GetInfoRequest {
+  return {};
+}
+
+export const GetInfoRequest: MessageFns<GetInfoRequest> = {
+  encode(_: GetInfoRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInfoRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInfoRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetInfoRequest>): GetInfoRequest {
+    return GetInfoRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetInfoRequest>): GetInfoRequest {
+    const message = createBaseGetInfoRequest();
+    return message;
+  },
+};
+
+function createBaseGetInfoResponse(): GetInfoResponse {
+  return { version: "", dbStats: undefined, peerId: "", numShards: 0, shardInfos: [], nextEngineVersionTimestamp: 0 };
+}
+
+export const GetInfoResponse: MessageFns<GetInfoResponse> = {
+  encode(message: GetInfoResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.version !== "") {
+      writer.uint32(10).string(message.version);
+    }
+    if (message.dbStats !== undefined) {
+      DbStats.encode(message.dbStats, writer.uint32(42).fork()).join();
+    }
+    if (message.peerId !== "") {
+      writer.uint32(50).string(message.peerId);
+    }
+    if (message.numShards !== 0) {
+      writer.uint32(64).uint32(message.numShards);
+    }
+    for (const v of message.shardInfos) {
+      ShardInfo.encode(v!, writer.uint32(74).fork()).join();
+    }
+    if (message.nextEngineVersionTimestamp !== 0) {
+      writer.uint32(80).uint64(message.nextEngineVersionTimestamp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetInfoResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetInfoResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.version = reader.string();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.dbStats = DbStats.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.peerId = reader.string();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.numShards = reader.uint32();
+            continue;
+          }
+          case 9: {
+            if (tag !== 74) {
+              break;
+            }
+
+            message.shardInfos.push(ShardInfo.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.nextEngineVersionTimestamp = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetInfoResponse>): GetInfoResponse {
+    return GetInfoResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetInfoResponse>): GetInfoResponse {
+    const message = createBaseGetInfoResponse();
+    message.version = object.version ?? "";
+    message.dbStats = (object.dbStats !== undefined && object.dbStats !== null)
+      ? DbStats.fromPartial(object.dbStats)
+      : undefined;
+    message.peerId = object.peerId ?? "";
+    message.numShards = object.numShards ?? 0;
+    message.shardInfos = object.shardInfos?.map((e) => ShardInfo.fromPartial(e)) || [];
+    message.nextEngineVersionTimestamp = object.nextEngineVersionTimestamp ?? 0;
+    return message;
+  },
+};
+
+function createBaseEventRequest(): EventRequest {
+  return { id: 0, shardIndex: 0 };
+}
+
+export const EventRequest: MessageFns<EventRequest> = {
+  encode(message: EventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.id !== 0) {
+      writer.uint32(8).uint64(message.id);
+    }
+    if (message.shardIndex !== 0) {
+      writer.uint32(40).uint32(message.shardIndex);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.id = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.shardIndex = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EventRequest>): EventRequest {
+    return EventRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EventRequest>): EventRequest {
+    const message = createBaseEventRequest();
+    message.id = object.id ?? 0;
+    message.shardIndex = object.shardIndex ?? 0;
+    return message;
+  },
+};
+
+function createBaseFidRequest(): FidRequest {
+  return { fid: 0, pageSize: undefined, pageToken: undefined, reverse: undefined };
+}
+
+export const FidRequest: MessageFns<FidRequest> = {
+  encode(message: FidRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(16).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(26).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(32).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FidRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFidRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FidRequest>): FidRequest {
+    return FidRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FidRequest>): FidRequest {
+    const message = createBaseFidRequest();
+    message.fid = object.fid ?? 0;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFidTimestampRequest(): FidTimestampRequest {
+  return {
+    fid: 0,
+    pageSize: undefined,
+    pageToken: undefined,
+    reverse: undefined,
+    startTimestamp: undefined,
+    stopTimestamp: undefined,
+  };
+}
+
+export const FidTimestampRequest: MessageFns<FidTimestampRequest> = {
+  encode(message: FidTimestampRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(16).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(26).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(32).bool(message.reverse);
+    }
+    if (message.startTimestamp !== undefined) {
+      writer.uint32(40).uint64(message.startTimestamp);
+    }
+    if (message.stopTimestamp !== undefined) {
+      writer.uint32(48).uint64(message.stopTimestamp);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FidTimestampRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFidTimestampRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.startTimestamp = longToNumber(reader.uint64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.stopTimestamp = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FidTimestampRequest>): FidTimestampRequest {
+    return FidTimestampRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FidTimestampRequest>): FidTimestampRequest {
+    const message = createBaseFidTimestampRequest();
+    message.fid = object.fid ?? 0;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    message.startTimestamp = object.startTimestamp ?? undefined;
+    message.stopTimestamp = object.stopTimestamp ?? undefined;
+    return message;
+  },
+};
+
+function createBaseFidsRequest(): FidsRequest {
+  return { pageSize: undefined, pageToken: undefined, reverse: undefined, shardId: 0 };
+}
+
+export const FidsRequest: MessageFns<FidsRequest> = {
+  encode(message: FidsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.pageSize !== undefined) {
+      writer.uint32(8).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(18).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(24).bool(message.reverse);
+    }
+    if (message.shardId !== 0) {
+      writer.uint32(32).uint32(message.shardId);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FidsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFidsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.shardId = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FidsRequest>): FidsRequest {
+    return FidsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FidsRequest>): FidsRequest {
+    const message = createBaseFidsRequest();
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    message.shardId = object.shardId ?? 0;
+    return message;
+  },
+};
+
+function createBaseFidsResponse(): FidsResponse {
+  return { fids: [], nextPageToken: undefined };
+}
+
+export const FidsResponse: MessageFns<FidsResponse> = {
+  encode(message: FidsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fids.length !== 0) {
+      writer.uint32(10).fork();
+      for (const v of message.fids) {
+        writer.uint64(v);
+      }
+      writer.join();
+    }
+    if (message.nextPageToken !== undefined) {
+      writer.uint32(18).bytes(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FidsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFidsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag === 8) {
+              message.fids.push(longToNumber(reader.uint64()));
+
+              continue;
+            }
+
+            if (tag === 10) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.fids.push(longToNumber(reader.uint64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FidsResponse>): FidsResponse {
+    return FidsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FidsResponse>): FidsResponse {
+    const message = createBaseFidsResponse();
+    message.fids = object.fids?.map((e) => e) || [];
+    message.nextPageToken = object.nextPageToken ?? undefined;
+    return message;
+  },
+};
+
+function createBaseMessagesResponse(): MessagesResponse {
+  return { messages: [], nextPageToken: undefined };
+}
+
+export const MessagesResponse: MessageFns<MessagesResponse> = {
+  encode(message: MessagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.messages) {
+      Message.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== undefined) {
+      writer.uint32(18).bytes(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messages.push(Message.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<MessagesResponse>): MessagesResponse {
+    return MessagesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MessagesResponse>): MessagesResponse {
+    const message = createBaseMessagesResponse();
+    message.messages = object.messages?.map((e) => Message.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? undefined;
+    return message;
+  },
+};
+
+function createBaseCastsByParentRequest(): CastsByParentRequest {
+  return {
+    parentCastId: undefined,
+    parentUrl: undefined,
+    pageSize: undefined,
+    pageToken: undefined,
+    reverse: undefined,
+  };
+}
+
+export const CastsByParentRequest: MessageFns<CastsByParentRequest> = {
+  encode(message: CastsByParentRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.parentCastId !== undefined) {
+      CastId.encode(message.parentCastId, writer.uint32(10).fork()).join();
+    }
+    if (message.parentUrl !== undefined) {
+      writer.uint32(42).string(message.parentUrl);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(16).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(26).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(32).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): CastsByParentRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseCastsByParentRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.parentCastId = CastId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.parentUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<CastsByParentRequest>): CastsByParentRequest {
+    return CastsByParentRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<CastsByParentRequest>): CastsByParentRequest {
+    const message = createBaseCastsByParentRequest();
+    message.parentCastId = (object.parentCastId !== undefined && object.parentCastId !== null)
+      ? CastId.fromPartial(object.parentCastId)
+      : undefined;
+    message.parentUrl = object.parentUrl ?? undefined;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseReactionRequest(): ReactionRequest {
+  return { fid: 0, reactionType: 0, targetCastId: undefined, targetUrl: undefined };
+}
+
+export const ReactionRequest: MessageFns<ReactionRequest> = {
+  encode(message: ReactionRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.reactionType !== 0) {
+      writer.uint32(16).int32(message.reactionType);
+    }
+    if (message.targetCastId !== undefined) {
+      CastId.encode(message.targetCastId, writer.uint32(26).fork()).join();
+    }
+    if (message.targetUrl !== undefined) {
+      writer.uint32(34).string(message.targetUrl);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReactionRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReactionRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.reactionType = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.targetCastId = CastId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.targetUrl = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ReactionRequest>): ReactionRequest {
+    return ReactionRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReactionRequest>): ReactionRequest {
+    const message = createBaseReactionRequest();
+    message.fid = object.fid ?? 0;
+    message.reactionType = object.reactionType ?? 0;
+    message.targetCastId = (object.targetCastId !== undefined && object.targetCastId !== null)
+      ? CastId.fromPartial(object.targetCastId)
+      : undefined;
+    message.targetUrl = object.targetUrl ?? undefined;
+    return message;
+  },
+};
+
+function createBaseReactionsByFidRequest(): ReactionsByFidRequest {
+  return { fid: 0, reactionType: undefined, pageSize: undefined, pageToken: undefined, reverse: undefined };
+}
+
+export const ReactionsByFidRequest: MessageFns<ReactionsByFidRequest> = {
+  encode(message: ReactionsByFidRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.reactionType !== undefined) {
+      writer.uint32(16).int32(message.reactionType);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(24).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(34).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(40).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReactionsByFidRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReactionsByFidRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.reactionType = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ReactionsByFidRequest>): ReactionsByFidRequest {
+    return ReactionsByFidRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReactionsByFidRequest>): ReactionsByFidRequest {
+    const message = createBaseReactionsByFidRequest();
+    message.fid = object.fid ?? 0;
+    message.reactionType = object.reactionType ?? undefined;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseReactionsByTargetRequest(): ReactionsByTargetRequest {
+  return {
+    targetCastId: undefined,
+    targetUrl: undefined,
+    reactionType: undefined,
+    pageSize: undefined,
+    pageToken: undefined,
+    reverse: undefined,
+  };
+}
+
+export const ReactionsByTargetRequest: MessageFns<ReactionsByTargetRequest> = {
+  encode(message: ReactionsByTargetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.targetCastId !== undefined) {
+      CastId.encode(message.targetCastId, writer.uint32(10).fork()).join();
+    }
+    if (message.targetUrl !== undefined) {
+      writer.uint32(50).string(message.targetUrl);
+    }
+    if (message.reactionType !== undefined) {
+      writer.uint32(16).int32(message.reactionType);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(24).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(34).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(40).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ReactionsByTargetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseReactionsByTargetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.targetCastId = CastId.decode(reader, reader.uint32());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.targetUrl = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.reactionType = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ReactionsByTargetRequest>): ReactionsByTargetRequest {
+    return ReactionsByTargetRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ReactionsByTargetRequest>): ReactionsByTargetRequest {
+    const message = createBaseReactionsByTargetRequest();
+    message.targetCastId = (object.targetCastId !== undefined && object.targetCastId !== null)
+      ? CastId.fromPartial(object.targetCastId)
+      : undefined;
+    message.targetUrl = object.targetUrl ?? undefined;
+    message.reactionType = object.reactionType ?? undefined;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseUserDataRequest(): UserDataRequest {
+  return { fid: 0, userDataType: 0 };
+}
+
+export const UserDataRequest: MessageFns<UserDataRequest> = {
+  encode(message: UserDataRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.userDataType !== 0) {
+      writer.uint32(16).int32(message.userDataType);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UserDataRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUserDataRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.userDataType = reader.int32() as any;
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<UserDataRequest>): UserDataRequest {
+    return UserDataRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UserDataRequest>): UserDataRequest {
+    const message = createBaseUserDataRequest();
+    message.fid = object.fid ?? 0;
+    message.userDataType = object.userDataType ?? 0;
+    return message;
+  },
+};
+
+function createBaseOnChainEventRequest(): OnChainEventRequest {
+  return { fid: 0, eventType: 0, pageSize: undefined, pageToken: undefined, reverse: undefined };
+}
+
+export const OnChainEventRequest: MessageFns<OnChainEventRequest> = {
+  encode(message: OnChainEventRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.eventType !== 0) {
+      writer.uint32(16).int32(message.eventType);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(24).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(34).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(40).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OnChainEventRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOnChainEventRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.eventType = reader.int32() as any;
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OnChainEventRequest>): OnChainEventRequest {
+    return OnChainEventRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OnChainEventRequest>): OnChainEventRequest {
+    const message = createBaseOnChainEventRequest();
+    message.fid = object.fid ?? 0;
+    message.eventType = object.eventType ?? 0;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseOnChainEventResponse(): OnChainEventResponse {
+  return { events: [], nextPageToken: undefined };
+}
+
+export const OnChainEventResponse: MessageFns<OnChainEventResponse> = {
+  encode(message: OnChainEventResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      OnChainEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== undefined) {
+      writer.uint32(18).bytes(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): OnChainEventResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseOnChainEventResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(OnChainEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<OnChainEventResponse>): OnChainEventResponse {
+    return OnChainEventResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<OnChainEventResponse>): OnChainEventResponse {
+    const message = createBaseOnChainEventResponse();
+    message.events = object.events?.map((e) => OnChainEvent.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? undefined;
+    return message;
+  },
+};
+
+function createBaseTierDetails(): TierDetails {
+  return { tierType: 0, expiresAt: 0 };
+}
+
+export const TierDetails: MessageFns<TierDetails> = {
+  encode(message: TierDetails, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.tierType !== 0) {
+      writer.uint32(8).int32(message.tierType);
+    }
+    if (message.expiresAt !== 0) {
+      writer.uint32(16).uint64(message.expiresAt);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): TierDetails {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseTierDetails();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.tierType = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.expiresAt = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<TierDetails>): TierDetails {
+    return TierDetails.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<TierDetails>): TierDetails {
+    const message = createBaseTierDetails();
+    message.tierType = object.tierType ?? 0;
+    message.expiresAt = object.expiresAt ?? 0;
+    return message;
+  },
+};
+
+function createBaseStorageLimitsResponse(): StorageLimitsResponse {
+  return { limits: [], units: 0, unitDetails: [], tierSubscriptions: [] };
+}
+
+export const StorageLimitsResponse: MessageFns<StorageLimitsResponse> = {
+  encode(message: StorageLimitsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.limits) {
+      StorageLimit.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.units !== 0) {
+      writer.uint32(16).uint32(message.units);
+    }
+    for (const v of message.unitDetails) {
+      StorageUnitDetails.encode(v!, writer.uint32(26).fork()).join();
+    }
+    for (const v of message.tierSubscriptions) {
+      TierDetails.encode(v!, writer.uint32(34).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StorageLimitsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStorageLimitsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.limits.push(StorageLimit.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.units = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.unitDetails.push(StorageUnitDetails.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.tierSubscriptions.push(TierDetails.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StorageLimitsResponse>): StorageLimitsResponse {
+    return StorageLimitsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StorageLimitsResponse>): StorageLimitsResponse {
+    const message = createBaseStorageLimitsResponse();
+    message.limits = object.limits?.map((e) => StorageLimit.fromPartial(e)) || [];
+    message.units = object.units ?? 0;
+    message.unitDetails = object.unitDetails?.map((e) => StorageUnitDetails.fromPartial(e)) || [];
+    message.tierSubscriptions = object.tierSubscriptions?.map((e) => TierDetails.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseStorageUnitDetails(): StorageUnitDetails {
+  return { unitType: 0, unitSize: 0, purchasedUnitSize: 0, lentUnitSize: 0, borrowedUnitSize: 0 };
+}
+
+export const StorageUnitDetails: MessageFns<StorageUnitDetails> = {
+  encode(message: StorageUnitDetails, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.unitType !== 0) {
+      writer.uint32(8).int32(message.unitType);
+    }
+    if (message.unitSize !== 0) {
+      writer.uint32(16).uint32(message.unitSize);
+    }
+    if (message.purchasedUnitSize !== 0) {
+      writer.uint32(24).uint32(message.purchasedUnitSize);
+    }
+    if (message.lentUnitSize !== 0) {
+      writer.uint32(32).uint32(message.lentUnitSize);
+    }
+    if (message.borrowedUnitSize !== 0) {
+      writer.uint32(40).uint32(message.borrowedUnitSize);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StorageUnitDetails {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStorageUnitDetails();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.unitType = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.unitSize = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.purchasedUnitSize = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.lentUnitSize = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.borrowedUnitSize = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StorageUnitDetails>): StorageUnitDetails {
+    return StorageUnitDetails.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StorageUnitDetails>): StorageUnitDetails {
+    const message = createBaseStorageUnitDetails();
+    message.unitType = object.unitType ?? 0;
+    message.unitSize = object.unitSize ?? 0;
+    message.purchasedUnitSize = object.purchasedUnitSize ?? 0;
+    message.lentUnitSize = object.lentUnitSize ?? 0;
+    message.borrowedUnitSize = object.borrowedUnitSize ?? 0;
+    return message;
+  },
+};
+
+function createBaseStorageLimit(): StorageLimit {
+  return { storeType: 0, name: "", limit: 0, used: 0, earliestTimestamp: 0, earliestHash: new Uint8Array(0) };
+}
+
+export const StorageLimit: MessageFns<StorageLimit> = {
+  encode(message: StorageLimit, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.storeType !== 0) {
+      writer.uint32(8).int32(message.storeType);
+    }
+    if (message.name !== "") {
+      writer.uint32(18).string(message.name);
+    }
+    if (message.limit !== 0) {
+      writer.uint32(24).uint64(message.limit);
+    }
+    if (message.used !== 0) {
+      writer.uint32(32).uint64(message.used);
+    }
+    if (message.earliestTimestamp !== 0) {
+      writer.uint32(40).uint64(message.earliestTimestamp);
+    }
+    if (message.earliestHash.length !== 0) {
+      writer.uint32(50).bytes(message.earliestHash);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): StorageLimit {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseStorageLimit();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.storeType = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.name = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.limit = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.used = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.earliestTimestamp = longToNumber(reader.uint64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.earliestHash = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<StorageLimit>): StorageLimit {
+    return StorageLimit.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<StorageLimit>): StorageLimit {
+    const message = createBaseStorageLimit();
+    message.storeType = object.storeType ?? 0;
+    message.name = object.name ?? "";
+    message.limit = object.limit ?? 0;
+    message.used = object.used ?? 0;
+    message.earliestTimestamp = object.earliestTimestamp ?? 0;
+    message.earliestHash = object.earliestHash ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseUsernameProofRequest(): UsernameProofRequest {
+  return { name: new Uint8Array(0) };
+}
+
+export const UsernameProofRequest: MessageFns<UsernameProofRequest> = {
+  encode(message: UsernameProofRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.name.length !== 0) {
+      writer.uint32(10).bytes(message.name);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsernameProofRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsernameProofRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.name = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<UsernameProofRequest>): UsernameProofRequest {
+    return UsernameProofRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UsernameProofRequest>): UsernameProofRequest {
+    const message = createBaseUsernameProofRequest();
+    message.name = object.name ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseUsernameProofsResponse(): UsernameProofsResponse {
+  return { proofs: [] };
+}
+
+export const UsernameProofsResponse: MessageFns<UsernameProofsResponse> = {
+  encode(message: UsernameProofsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.proofs) {
+      UserNameProof.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): UsernameProofsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseUsernameProofsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.proofs.push(UserNameProof.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<UsernameProofsResponse>): UsernameProofsResponse {
+    return UsernameProofsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<UsernameProofsResponse>): UsernameProofsResponse {
+    const message = createBaseUsernameProofsResponse();
+    message.proofs = object.proofs?.map((e) => UserNameProof.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseValidationResponse(): ValidationResponse {
+  return { valid: false, message: undefined };
+}
+
+export const ValidationResponse: MessageFns<ValidationResponse> = {
+  encode(message: ValidationResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.valid !== false) {
+      writer.uint32(8).bool(message.valid);
+    }
+    if (message.message !== undefined) {
+      Message.encode(message.message, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ValidationResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseValidationResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.valid = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.message = Message.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ValidationResponse>): ValidationResponse {
+    return ValidationResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ValidationResponse>): ValidationResponse {
+    const message = createBaseValidationResponse();
+    message.valid = object.valid ?? false;
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseVerificationRequest(): VerificationRequest {
+  return { fid: 0, address: new Uint8Array(0) };
+}
+
+export const VerificationRequest: MessageFns<VerificationRequest> = {
+  encode(message: VerificationRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.address.length !== 0) {
+      writer.uint32(18).bytes(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): VerificationRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseVerificationRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<VerificationRequest>): VerificationRequest {
+    return VerificationRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<VerificationRequest>): VerificationRequest {
+    const message = createBaseVerificationRequest();
+    message.fid = object.fid ?? 0;
+    message.address = object.address ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseSignerRequest(): SignerRequest {
+  return { fid: 0, signer: new Uint8Array(0) };
+}
+
+export const SignerRequest: MessageFns<SignerRequest> = {
+  encode(message: SignerRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.signer.length !== 0) {
+      writer.uint32(18).bytes(message.signer);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.signer = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerRequest>): SignerRequest {
+    return SignerRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerRequest>): SignerRequest {
+    const message = createBaseSignerRequest();
+    message.fid = object.fid ?? 0;
+    message.signer = object.signer ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseLinkRequest(): LinkRequest {
+  return { fid: 0, linkType: "", targetFid: undefined };
+}
+
+export const LinkRequest: MessageFns<LinkRequest> = {
+  encode(message: LinkRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.linkType !== "") {
+      writer.uint32(18).string(message.linkType);
+    }
+    if (message.targetFid !== undefined) {
+      writer.uint32(24).uint64(message.targetFid);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinkRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinkRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.linkType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.targetFid = longToNumber(reader.uint64());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LinkRequest>): LinkRequest {
+    return LinkRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LinkRequest>): LinkRequest {
+    const message = createBaseLinkRequest();
+    message.fid = object.fid ?? 0;
+    message.linkType = object.linkType ?? "";
+    message.targetFid = object.targetFid ?? undefined;
+    return message;
+  },
+};
+
+function createBaseLinksByFidRequest(): LinksByFidRequest {
+  return { fid: 0, linkType: undefined, pageSize: undefined, pageToken: undefined, reverse: undefined };
+}
+
+export const LinksByFidRequest: MessageFns<LinksByFidRequest> = {
+  encode(message: LinksByFidRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.linkType !== undefined) {
+      writer.uint32(18).string(message.linkType);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(24).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(34).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(40).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinksByFidRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinksByFidRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.linkType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LinksByFidRequest>): LinksByFidRequest {
+    return LinksByFidRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LinksByFidRequest>): LinksByFidRequest {
+    const message = createBaseLinksByFidRequest();
+    message.fid = object.fid ?? 0;
+    message.linkType = object.linkType ?? undefined;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseLinksByTargetRequest(): LinksByTargetRequest {
+  return { targetFid: undefined, linkType: undefined, pageSize: undefined, pageToken: undefined, reverse: undefined };
+}
+
+export const LinksByTargetRequest: MessageFns<LinksByTargetRequest> = {
+  encode(message: LinksByTargetRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.targetFid !== undefined) {
+      writer.uint32(8).uint64(message.targetFid);
+    }
+    if (message.linkType !== undefined) {
+      writer.uint32(18).string(message.linkType);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(24).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(34).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(40).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): LinksByTargetRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseLinksByTargetRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.targetFid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.linkType = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<LinksByTargetRequest>): LinksByTargetRequest {
+    return LinksByTargetRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<LinksByTargetRequest>): LinksByTargetRequest {
+    const message = createBaseLinksByTargetRequest();
+    message.targetFid = object.targetFid ?? undefined;
+    message.linkType = object.linkType ?? undefined;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseIdRegistryEventByAddressRequest(): IdRegistryEventByAddressRequest {
+  return { address: new Uint8Array(0) };
+}
+
+export const IdRegistryEventByAddressRequest: MessageFns<IdRegistryEventByAddressRequest> = {
+  encode(message: IdRegistryEventByAddressRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.address.length !== 0) {
+      writer.uint32(10).bytes(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): IdRegistryEventByAddressRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseIdRegistryEventByAddressRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.address = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<IdRegistryEventByAddressRequest>): IdRegistryEventByAddressRequest {
+    return IdRegistryEventByAddressRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<IdRegistryEventByAddressRequest>): IdRegistryEventByAddressRequest {
+    const message = createBaseIdRegistryEventByAddressRequest();
+    message.address = object.address ?? new Uint8Array(0);
+    return message;
+  },
+};
 
 function createBaseSubmitBulkMessagesRequest(): SubmitBulkMessagesRequest {
   return { messages: [] };
@@ -70,6 +3014,400 @@ export const SubmitBulkMessagesRequest: MessageFns<SubmitBulkMessagesRequest> = 
   },
 };
 
+function createBaseMessageError(): MessageError {
+  return { hash: new Uint8Array(0), errCode: "", message: "" };
+}
+
+export const MessageError: MessageFns<MessageError> = {
+  encode(message: MessageError, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.hash.length !== 0) {
+      writer.uint32(10).bytes(message.hash);
+    }
+    if (message.errCode !== "") {
+      writer.uint32(18).string(message.errCode);
+    }
+    if (message.message !== "") {
+      writer.uint32(26).string(message.message);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): MessageError {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseMessageError();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.hash = reader.bytes();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.errCode = reader.string();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.message = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<MessageError>): MessageError {
+    return MessageError.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<MessageError>): MessageError {
+    const message = createBaseMessageError();
+    message.hash = object.hash ?? new Uint8Array(0);
+    message.errCode = object.errCode ?? "";
+    message.message = object.message ?? "";
+    return message;
+  },
+};
+
+function createBaseBulkMessageResponse(): BulkMessageResponse {
+  return { message: undefined, messageError: undefined };
+}
+
+export const BulkMessageResponse: MessageFns<BulkMessageResponse> = {
+  encode(message: BulkMessageResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.message !== undefined) {
+      Message.encode(message.message, writer.uint32(10).fork()).join();
+    }
+    if (message.messageError !== undefined) {
+      MessageError.encode(message.messageError, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): BulkMessageResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseBulkMessageResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.message = Message.decode(reader, reader.uint32());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.messageError = MessageError.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<BulkMessageResponse>): BulkMessageResponse {
+    return BulkMessageResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<BulkMessageResponse>): BulkMessageResponse {
+    const message = createBaseBulkMessageResponse();
+    message.message = (object.message !== undefined && object.message !== null)
+      ? Message.fromPartial(object.message)
+      : undefined;
+    message.messageError = (object.messageError !== undefined && object.messageError !== null)
+      ? MessageError.fromPartial(object.messageError)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSubmitBulkMessagesResponse(): SubmitBulkMessagesResponse {
+  return { messages: [] };
+}
+
+export const SubmitBulkMessagesResponse: MessageFns<SubmitBulkMessagesResponse> = {
+  encode(message: SubmitBulkMessagesResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.messages) {
+      BulkMessageResponse.encode(v!, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SubmitBulkMessagesResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSubmitBulkMessagesResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.messages.push(BulkMessageResponse.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SubmitBulkMessagesResponse>): SubmitBulkMessagesResponse {
+    return SubmitBulkMessagesResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SubmitBulkMessagesResponse>): SubmitBulkMessagesResponse {
+    const message = createBaseSubmitBulkMessagesResponse();
+    message.messages = object.messages?.map((e) => BulkMessageResponse.fromPartial(e)) || [];
+    return message;
+  },
+};
+
+function createBaseEventsRequest(): EventsRequest {
+  return {
+    startId: 0,
+    shardIndex: undefined,
+    stopId: undefined,
+    pageSize: undefined,
+    pageToken: undefined,
+    reverse: undefined,
+  };
+}
+
+export const EventsRequest: MessageFns<EventsRequest> = {
+  encode(message: EventsRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.startId !== 0) {
+      writer.uint32(8).uint64(message.startId);
+    }
+    if (message.shardIndex !== undefined) {
+      writer.uint32(16).uint32(message.shardIndex);
+    }
+    if (message.stopId !== undefined) {
+      writer.uint32(24).uint64(message.stopId);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(32).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(42).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(48).bool(message.reverse);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventsRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventsRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.startId = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.shardIndex = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.stopId = longToNumber(reader.uint64());
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 42) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EventsRequest>): EventsRequest {
+    return EventsRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EventsRequest>): EventsRequest {
+    const message = createBaseEventsRequest();
+    message.startId = object.startId ?? 0;
+    message.shardIndex = object.shardIndex ?? undefined;
+    message.stopId = object.stopId ?? undefined;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    return message;
+  },
+};
+
+function createBaseEventsResponse(): EventsResponse {
+  return { events: [], nextPageToken: undefined };
+}
+
+export const EventsResponse: MessageFns<EventsResponse> = {
+  encode(message: EventsResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.events) {
+      HubEvent.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== undefined) {
+      writer.uint32(18).bytes(message.nextPageToken);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): EventsResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseEventsResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.events.push(HubEvent.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<EventsResponse>): EventsResponse {
+    return EventsResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<EventsResponse>): EventsResponse {
+    const message = createBaseEventsResponse();
+    message.events = object.events?.map((e) => HubEvent.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? undefined;
+    return message;
+  },
+};
+
 type Builtin = Date | Function | Uint8Array | string | number | boolean | undefined;
 
 export type DeepPartial<T> = T extends Builtin ? T
@@ -77,6 +3415,17 @@ export type DeepPartial<T> = T extends Builtin ? T
   : T extends ReadonlyArray<infer U> ? ReadonlyArray<DeepPartial<U>>
   : T extends {} ? { [K in keyof T]?: DeepPartial<T[K]> }
   : Partial<T>;
+
+function longToNumber(int64: { toString(): string }): number {
+  const num = globalThis.Number(int64.toString());
+  if (num > globalThis.Number.MAX_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is larger than Number.MAX_SAFE_INTEGER");
+  }
+  if (num < globalThis.Number.MIN_SAFE_INTEGER) {
+    throw new globalThis.Error("Value is smaller than Number.MIN_SAFE_INTEGER");
+  }
+  return num;
+}
 
 export interface MessageFns<T> {
   encode(message: T, writer?: BinaryWriter): BinaryWriter;
