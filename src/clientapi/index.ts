@@ -8,6 +8,7 @@ import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js"
 import type { ActivitySource } from "./activity.js";
 import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
+import { clientApiApi } from "./openapi.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
 import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
@@ -93,6 +94,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       part: "api",
       logger: options.logger,
       errors: clientApiErrors,
+      api: clientApiApi,
     });
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
     await app.ready();

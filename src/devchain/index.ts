@@ -4,6 +4,7 @@ import type { FastifyInstance } from "fastify";
 import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
 import { type DatabaseConfig, migrate, openDatabase } from "../storage/index.js";
 import { chainErrors } from "./errors.js";
+import { chainApi } from "./openapi.js";
 import { chainMigrations } from "./migrations/index.js";
 import { chainRoutes } from "./routes/index.js";
 import { ChainService } from "./service.js";
@@ -51,6 +52,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
     part: "devchain",
     logger: options.logger,
     errors: chainErrors,
+    api: chainApi,
   });
   await app.register(chainRoutes, { chain, adminToken: options.adminToken });
   await app.ready();

@@ -16,6 +16,7 @@ import type { HubCore } from "./core.js";
 import { MergeEngine } from "./engine.js";
 import { basicAuth, parseRpcAuth } from "./auth.js";
 import { hubErrors } from "./errors.js";
+import { hubApi } from "./openapi.js";
 import { EventBus } from "./events.js";
 import { NameFollower } from "./fnames.js";
 import { scheduleJobs } from "./jobs.js";
@@ -139,6 +140,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     part: "hub",
     logger: options.logger,
     errors: hubErrors,
+    api: hubApi(options.naming),
     bodyLimit: BODY_LIMIT,
   });
   await app.register(hubRoutes, {

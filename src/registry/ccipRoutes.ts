@@ -69,6 +69,10 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
     "/*",
     {
       schema: {
+        summary: "Resolve a name (EIP-3668 GET)",
+        description:
+          "The CCIP-read gateway: `/{sender}/{callData}.json`, answered with the data signed by the registry.",
+        tags: ["CCIP gateway"],
         params: {
           type: "object",
           required: ["*"],
@@ -87,6 +91,9 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
     "/",
     {
       schema: {
+        summary: "Resolve a name (EIP-3668 POST)",
+        description: "The CCIP-read gateway's POST form, `{sender, data}`.",
+        tags: ["CCIP gateway"],
         body: {
           type: "object",
           additionalProperties: false,

@@ -265,6 +265,8 @@ interface Case {
   shapes?: readonly Shape[];
   /** HEAD: no body to check. */
   noBody?: boolean;
+  /** Sent to a file of the docs page (Route.page): a 2xx or a redirect need not be JSON. */
+  page?: boolean;
   /** Extra check of a 2xx answer. */
   accepted?: (body: unknown) => string | undefined;
 }
@@ -276,8 +278,9 @@ function judge(part: Part, c: Case, reply: Reply, shapes: readonly Shape[]): str
   if (reply.status >= 500 || reply.status < 200) return [`${where}: a ${reply.status}, never acceptable`];
   const ok = reply.status >= 200 && reply.status < 300;
   if (ok && c.expect === "refuse") return [`${where}: accepted, but this input must be refused with a 4xx`];
-  if (reply.status >= 300 && reply.status < 400) return [`${where}: a redirect is not an answer`];
-  if (c.noBody) return [];
+  const redirect = reply.status >= 300 && reply.status < 400;
+  if (redirect && !c.page) return [`${where}: a redirect is not an answer`];
+  if (c.noBody || (c.page && (ok || redirect))) return [];
   let body: unknown;
   if (reply.text !== "" || !ok) {
     try {
@@ -760,6 +763,8 @@ interface Route {
   bodyLimit?: number;
   /** Whether a request to this route may change state when accepted. */
   write?: boolean;
+  /** A file of the docs page: its answers are HTML, scripts, YAML or a redirect to the page, not JSON. */
+  page?: boolean;
   /** An accepted request opens a stream that never ends: only requests the route must refuse are sent. */
   stream?: boolean;
   /** What the baseline request is expected to get. */
@@ -1358,6 +1363,19 @@ function routes(fx: Fixtures): Route[] {
     }),
     chain("GET", "/v1/blocks/latest", { strictQuery: false }),
     chain("GET", "/_health", { strictQuery: false }),
+
+    // Every part's OpenAPI document and docs page (src/http/openapi.ts).
+    ...PARTS.flatMap((part) => [
+      { part, method: "GET", path: "/openapi.json", strictQuery: false },
+      ...[
+        "/docs",
+        "/docs/static/index.html",
+        "/docs/static/swagger-initializer.js",
+        "/docs/static/*",
+        "/docs/yaml",
+      ].map((path) => ({ part, method: "GET", path, strictQuery: false, page: true })),
+      { part, method: "GET", path: "/docs/json", strictQuery: false },
+    ]),
   ];
 }
 
@@ -2379,6 +2397,7 @@ for (const engine of engines) {
           if (route.path !== "/ccip/*") cases.push(...methodCases(route, all));
         }
         if (route.extra) cases.push(...(await route.extra(fx)));
+        if (route.page) for (const c of cases) c.page = true;
         const sent = route.stream ? cases.filter((c) => c.expect === "refuse") : cases;
         report(await sweep(route.part, sent, { shapes: route.shapes, write: route.write }));
       });
