@@ -31,6 +31,8 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Statuses only this route refuses with, for its OpenAPI operation. */
     refusals?: Readonly<Record<number, string>>;
+    /** `$id` of the route's error body schema when it is not the part's (ApiDescription.errorSchema). */
+    errorSchema?: string;
   }
 }
 
@@ -155,8 +157,10 @@ function documented(
     ...route.config?.refusals,
   };
   const response: Schema = { ...(schema.response as Schema | undefined) };
+  const error = route.config?.errorSchema === undefined ? errorRef : { $ref: `${route.config.errorSchema}#` };
+  // The Host check runs before any route's own error handler: its 421 is always in the part's shape.
   for (const [status, description] of Object.entries(statuses))
-    response[status] ??= { description, ...errorRef };
+    response[status] ??= { description, ...(status === "421" ? errorRef : error) };
   const out: Schema = { ...schema, response };
   if (operator) out.security = [{ adminToken: [] }, {}];
   return out;

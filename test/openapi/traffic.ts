@@ -31,6 +31,12 @@ interface Answer {
 
 const answers: Answer[] = [];
 const documents = new WeakMap<Server, Promise<OpenApiDocument | undefined>>();
+/** One document of each part (by title): the parts of every stack serve the same documents. */
+const titles = new Map<string, OpenApiDocument>();
+
+export function documentsSeen(): OpenApiDocument[] {
+  return [...titles.values()];
+}
 
 function documentOf(server: Server): Promise<OpenApiDocument | undefined> {
   let document = documents.get(server);
@@ -83,9 +89,9 @@ http.ServerResponse.prototype.end = function (this: http.ServerResponse, ...args
   return end.apply(this, args as Parameters<typeof end>);
 } as typeof end;
 
-/** The path template of `document` that `path` falls under, if any. */
-export function templateOf(document: OpenApiDocument, path: string): string | undefined {
-  const templates = Object.keys(document.paths);
+/** The path template of `document` with a `method` operation that `path` falls under, if any. */
+export function templateOf(document: OpenApiDocument, path: string, method: string): string | undefined {
+  const templates = Object.keys(document.paths).filter((template) => method in document.paths[template]!);
   const exact = templates.find((template) => normal(template) === normal(path));
   if (exact !== undefined) return exact;
   return templates.find((template) => {
@@ -97,7 +103,7 @@ export function templateOf(document: OpenApiDocument, path: string): string | un
           : segment.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+"),
       )
       .join("/");
-    return new RegExp(`^${pattern}$`).test(normal(decodeSafely(path)));
+    return new RegExp(`^${pattern}$`).test(decodeSafely(path));
   });
 }
 
@@ -130,6 +136,7 @@ export async function judgeAnswers(): Promise<Judgement> {
   for (const answer of answers.splice(0)) {
     const document = await documentOf(answer.server);
     if (document === undefined) continue;
+    titles.set(document.info.title, document);
     let validate = validators.get(document);
     if (validate === undefined) {
       validate = validatorsFor(document);
@@ -150,7 +157,7 @@ function judgeOne(
   answered: Set<string>,
 ): string | undefined {
   const method = answer.method === "HEAD" ? "get" : answer.method.toLowerCase();
-  const template = templateOf(document, answer.path);
+  const template = templateOf(document, answer.path, method);
   const operation = template === undefined ? undefined : document.paths[template]![method];
   // Unknown routes and methods are answered by the part's not-found handler, in its error shape.
   const pointerBase =
