@@ -53,6 +53,7 @@ const WITH_BODY: Record<number, string> = {
   413: "The request body is over the route's limit.",
   415: "The request body's content type is not one the route reads.",
 };
+const WITH_PATH_PARAMETERS: Record<number, string> = { 414: "A path parameter is too long." };
 const OPERATOR: Record<number, string> = {
   401: "The admin token is missing or wrong.",
   403: "A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback.",
@@ -83,7 +84,7 @@ export async function registerOpenApi(app: FastifyInstance, api: ApiDescription)
     transform: ({ schema, url, route }) => ({
       url,
       schema: url.startsWith(DOCS_PATH)
-        ? documented(docsFile(url), route, errorRef, {})
+        ? documented(docsFile(url), route, errorRef, url.endsWith("*") ? { 404: "No such file." } : {})
         : documented((schema ?? {}) as Schema, route, errorRef, api.refusals),
     }),
   });
@@ -140,6 +141,15 @@ function docsFile(url: string): Schema {
   return { summary: file === "" ? "Docs page" : `Docs page file ${file}`, tags: ["Service"], response };
 }
 
+/**
+ * A route with an error handler of its own still gets the part's shape from what runs before it:
+ * the Host check (421) and the router, which refuses URLs it cannot read (400, 414).
+ */
+function ownShape(status: string, own: string, errorRef: Schema): Schema {
+  if (status === "421" || status === "414") return errorRef;
+  return status === "400" ? { anyOf: [{ $ref: `${own}#` }, errorRef] } : { $ref: `${own}#` };
+}
+
 function documented(
   schema: Schema,
   route: RouteOptions,
@@ -152,15 +162,15 @@ function documented(
   const statuses = {
     ...ANY_ROUTE,
     ...refusals,
+    ...(/[:*]/.test(route.url) ? WITH_PATH_PARAMETERS : {}),
     ...(hasBody ? WITH_BODY : {}),
     ...(operator ? OPERATOR : {}),
     ...route.config?.refusals,
   };
   const response: Schema = { ...(schema.response as Schema | undefined) };
-  const error = route.config?.errorSchema === undefined ? errorRef : { $ref: `${route.config.errorSchema}#` };
-  // The Host check runs before any route's own error handler: its 421 is always in the part's shape.
+  const own = route.config?.errorSchema;
   for (const [status, description] of Object.entries(statuses))
-    response[status] ??= { description, ...(status === "421" ? errorRef : error) };
+    response[status] ??= { description, ...(own === undefined ? errorRef : ownShape(status, own, errorRef)) };
   const out: Schema = { ...schema, response };
   if (operator) out.security = [{ adminToken: [] }, {}];
   return out;
