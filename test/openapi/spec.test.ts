@@ -93,6 +93,29 @@ describe("each part's OpenAPI document", () => {
     assert.deepEqual(problems, []);
   });
 
+  // The end-to-end suites send neither of these; their answers are judged with theirs below.
+  it("answers a preflight of every operator route, and HEAD for the docs page's files", async () => {
+    for (const part of PARTS) {
+      const document = documents.get(part)!;
+      for (const [template, operations] of Object.entries(document.paths)) {
+        const path = template.replace(/\{[^}]+\}/g, "1");
+        if ("options" in operations) {
+          const res = await fetch(`${stack.urls[part]}${path}`, {
+            method: "OPTIONS",
+            headers: { origin: "https://elsewhere.example", "access-control-request-method": "POST" },
+          });
+          assert.equal(res.status, 403, `${part} OPTIONS ${path}`);
+        }
+        if ("head" in operations) {
+          const res = await fetch(`${stack.urls[part]}${template.replace("{*}", "swagger-ui.css")}`, {
+            method: "HEAD",
+          });
+          assert.equal(res.status, 200, `${part} HEAD ${template}`);
+        }
+      }
+    }
+  });
+
   it("serves a docs page that loads its files from the part itself", async () => {
     for (const part of PARTS) {
       const base = stack.urls[part]!;

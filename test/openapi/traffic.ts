@@ -156,8 +156,13 @@ function judgeOne(
   answer: Answer,
   answered: Set<string>,
 ): string | undefined {
-  const method = answer.method === "HEAD" ? "get" : answer.method.toLowerCase();
-  const template = templateOf(document, answer.path, method);
+  // Fastify answers HEAD for every GET route; only some routes list HEAD themselves.
+  let method = answer.method.toLowerCase();
+  let template = templateOf(document, answer.path, method);
+  if (template === undefined && method === "head") {
+    method = "get";
+    template = templateOf(document, answer.path, method);
+  }
   const operation = template === undefined ? undefined : document.paths[template]![method];
   // Unknown routes and methods are answered by the part's not-found handler, in its error shape.
   const pointerBase =
