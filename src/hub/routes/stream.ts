@@ -69,6 +69,13 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
           "SPEC Events 3: castnet's push delivery, as server-sent events resumable with Last-Event-ID.",
         tags: ["Events"],
         querystring: { type: "object", properties: { from_event_id: integer } },
+        // The stream is written to the socket (hijacked), so this documents it without serialising.
+        response: {
+          200: {
+            description: "`id:` and `data:` lines, one hub event JSON per event, until the client leaves.",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+        },
       },
     },
     async (request, reply) => {
