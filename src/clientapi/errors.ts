@@ -44,6 +44,27 @@ export function errorBody(message: string): { errors: { message: string }[] } {
   return { errors: [{ message }] };
 }
 
+/** The client API's error body as a JSON schema, for its OpenAPI document. */
+export const clientApiErrorSchema = {
+  $id: "ClientApiError",
+  description: "The reference client API's error body: one sentence a person reads.",
+  type: "object",
+  required: ["errors"],
+  additionalProperties: false,
+  properties: {
+    errors: {
+      type: "array",
+      minItems: 1,
+      items: {
+        type: "object",
+        required: ["message"],
+        additionalProperties: false,
+        properties: { message: { type: "string" } },
+      },
+    },
+  },
+} as const;
+
 const reply = (statusCode: number, message: string): ErrorReply => ({ statusCode, body: errorBody(message) });
 
 export const clientApiErrors: ErrorShape = {

@@ -8,6 +8,7 @@ import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from ".
 import type { ActivitySource } from "./activity.js";
 import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
+import { clientApiApi } from "./openapi.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
 import { clientApiMetrics } from "./metrics.js";
 import { migrations } from "./migrations/index.js";
@@ -97,6 +98,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       adminToken: options.adminToken,
       metrics: clientApiMetrics(database.db),
       ready: { database: migrationsApplied(database, "api", migrations) },
+      api: clientApiApi,
     });
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
     await app.ready();

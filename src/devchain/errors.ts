@@ -57,6 +57,19 @@ export class ChainError extends Error {
   }
 }
 
+/** The devchain's error body as a JSON schema, for its OpenAPI document. */
+export const chainErrorSchema = {
+  $id: "ChainError",
+  description: "A machine code in `error` and a sentence in `message`.",
+  type: "object",
+  required: ["error", "message"],
+  additionalProperties: false,
+  properties: {
+    error: { type: "string", enum: Object.keys(STATUS) },
+    message: { type: "string" },
+  },
+} as const;
+
 function reply(code: ChainErrorCode, message: string, statusCode = STATUS[code]) {
   return { statusCode, body: { error: code, message } };
 }

@@ -5,6 +5,7 @@ import { createHttpServer, type HttpOptions, type Logger } from "../http/index.j
 import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
 import { chainErrors } from "./errors.js";
 import { devchainMetrics } from "./metrics.js";
+import { chainApi } from "./openapi.js";
 import { chainMigrations } from "./migrations/index.js";
 import { chainRoutes } from "./routes/index.js";
 import { ChainService } from "./service.js";
@@ -55,6 +56,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
     adminToken: options.adminToken,
     metrics: devchainMetrics(chain),
     ready: { database: migrationsApplied(database, "chain", chainMigrations) },
+    api: chainApi,
   });
   await app.register(chainRoutes, { chain, adminToken: options.adminToken });
   await app.ready();

@@ -45,12 +45,24 @@ export function requestMetrics(registry: Registry): (request: FastifyRequest, re
  * is the operator's business: it is an operator read (docs/security.md), open to loopback callers
  * without an admin token and to the token's holders with one, never to another site's page.
  */
+const metricsSchema = {
+  summary: "Prometheus metrics",
+  description: "An operator read (docs/operations.md): the part's metrics in Prometheus's text format.",
+  tags: ["Service"],
+  response: {
+    200: {
+      description: "Prometheus text exposition",
+      content: { "text/plain": { schema: { type: "string" } } },
+    },
+  },
+};
+
 export function serveMetrics(
   app: FastifyInstance,
   registry: Registry,
   guard: onRequestAsyncHookHandler,
 ): void {
-  app.get("/metrics", { onRequest: guard }, async (_request, reply) => {
+  app.get("/metrics", { onRequest: guard, schema: metricsSchema }, async (_request, reply) => {
     const text = (await processMetrics().metrics()) + (await registry.metrics());
     return reply.type(registry.contentType).send(text);
   });

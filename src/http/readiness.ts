@@ -23,20 +23,32 @@ const answer = {
  * that throws is reported by its name only and its error goes to the log.
  */
 export function serveReadiness(app: FastifyInstance, checks: Readonly<Record<string, ReadinessCheck>>): void {
-  app.get("/_ready", { schema: { response: { 200: answer, 503: answer } } }, async (request, reply) => {
-    const verdicts = await Promise.all(
-      Object.entries(checks).map(async ([name, check]) => {
-        try {
-          const reason = await check();
-          return reason === undefined ? undefined : `${name}: ${reason}`;
-        } catch (error) {
-          request.log.warn({ err: error, check: name }, "readiness check failed");
-          return `${name}: does not answer`;
-        }
-      }),
-    );
-    const reasons = verdicts.filter((reason) => reason !== undefined);
-    if (reasons.length > 0) return reply.code(503).send({ status: "not ready", reasons });
-    return { status: "ready" };
-  });
+  app.get(
+    "/_ready",
+    {
+      schema: {
+        summary: "Readiness",
+        description:
+          "Whether the part can do its work now: its database answers with every migration applied and its followers have caught up; 503 with the reasons otherwise.",
+        tags: ["Service"],
+        response: { 200: answer, 503: answer },
+      },
+    },
+    async (request, reply) => {
+      const verdicts = await Promise.all(
+        Object.entries(checks).map(async ([name, check]) => {
+          try {
+            const reason = await check();
+            return reason === undefined ? undefined : `${name}: ${reason}`;
+          } catch (error) {
+            request.log.warn({ err: error, check: name }, "readiness check failed");
+            return `${name}: does not answer`;
+          }
+        }),
+      );
+      const reasons = verdicts.filter((reason) => reason !== undefined);
+      if (reasons.length > 0) return reply.code(503).send({ status: "not ready", reasons });
+      return { status: "ready" };
+    },
+  );
 }

@@ -16,6 +16,7 @@ import { hostGuard } from "./hosts.js";
 import { lingerIfBodyUnread } from "./linger.js";
 import type { Logger } from "./logger.js";
 import { requestMetrics, serveMetrics } from "./metrics.js";
+import { registerOpenApi, type ApiDescription } from "./openapi.js";
 import { isOperatorGuard, normalOrigin, operatorGuard } from "./operator.js";
 import { type ReadinessCheck, serveReadiness } from "./readiness.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
@@ -30,6 +31,10 @@ declare module "fastify" {
   interface FastifyInstance {
     /** The part's own routes, without the HEAD and OPTIONS routes Fastify and CORS add for them. */
     routeInventory: readonly RouteEntry[];
+  }
+  interface FastifyContextConfig {
+    /** false: @fastify/cors leaves the route alone (operator preflights answer by themselves). */
+    cors?: boolean;
   }
 }
 
@@ -54,6 +59,8 @@ export interface HttpServerOptions extends HttpOptions {
   part: string;
   logger: Logger;
   errors: ErrorShape;
+  /** The part's OpenAPI document: title, groups and shared schemas (src/http/openapi.ts). */
+  api: ApiDescription;
   /** Largest request body in bytes. */
   bodyLimit?: number;
   /** Guards the operator read GET /metrics; without one it answers loopback callers only. */
@@ -85,7 +92,8 @@ function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal
  * body limits, time limits on receiving requests, a cap on connections, keep-alive longer than
  * common load balancers' 60 s, schema validation that coerces query strings but never JSON bodies,
  * errors in the part's own shape (never a 500 for bad input), a health route, a readiness route
- * (readiness.ts) and Prometheus metrics with every request timed (metrics.ts).
+ * (readiness.ts), Prometheus metrics with every request timed (metrics.ts), and the part's OpenAPI
+ * document with its docs page (openapi.ts).
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };
@@ -172,7 +180,25 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     return sendShaped(reply, options.errors.internal());
   });
 
-  app.get("/_health", async () => ({ status: "ok" }));
+  await registerOpenApi(app, options.api);
+  app.get(
+    "/_health",
+    {
+      schema: {
+        summary: "Liveness",
+        description: "Answers as long as the part serves HTTP; says nothing of its database or followers.",
+        tags: ["Service"],
+        response: {
+          200: {
+            type: "object",
+            required: ["status"],
+            properties: { status: { type: "string", const: "ok" } },
+          },
+        },
+      },
+    },
+    async () => ({ status: "ok" }),
+  );
   serveReadiness(app, options.ready ?? {});
   serveMetrics(app, metrics, operatorGuard(options.adminToken, options.errors));
   return app as unknown as FastifyInstance;
@@ -216,6 +242,13 @@ function operatorPreflights(): onRouteHookHandler {
         method: "OPTIONS",
         url: route.url.slice(route.prefix.length),
         config: { cors: false },
+        schema: {
+          summary: "CORS preflight of an operator route",
+          description:
+            "Refused (403) to pages of other origins, so that no other site's page can call the route.",
+          tags: route.schema?.tags,
+          response: { 204: { description: "The caller may send the request.", type: "null" } },
+        },
         onRequest: guard,
         handler: async (_request, reply) => reply.code(204).send(),
       });

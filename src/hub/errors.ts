@@ -6,7 +6,30 @@
  * a caller over a limit), 500 for real faults.
  */
 import type { ErrorReply, ErrorShape } from "../http/index.js";
-import { HubError, type HubErrorCode } from "../protocol/errors.js";
+import { HUB_ERROR_CODES, HubError, type HubErrorCode } from "../protocol/errors.js";
+
+/** The HubError body as a JSON schema, for the hub's OpenAPI document. */
+export const hubErrorSchema = {
+  $id: "HubError",
+  description:
+    "The reference hub's HubError body; errCode says what went wrong, details says it to a person.",
+  type: "object",
+  required: ["errCode", "presentable", "name", "code", "details", "metadata"],
+  additionalProperties: false,
+  properties: {
+    errCode: { type: "string", enum: HUB_ERROR_CODES },
+    presentable: { type: "boolean" },
+    name: { type: "string", const: "HubError" },
+    code: { type: "integer", description: "The gRPC status of errCode." },
+    details: { type: "string" },
+    metadata: {
+      type: "object",
+      required: ["errcode"],
+      additionalProperties: false,
+      properties: { errcode: { type: "array", items: { type: "string", enum: HUB_ERROR_CODES } } },
+    },
+  },
+} as const;
 
 const BASIC_CHALLENGE = 'Basic realm="castnet hub", charset="UTF-8"';
 

@@ -17,6 +17,7 @@ import { MergeEngine } from "./engine.js";
 import { basicAuth, basicCredentials, parseRpcAuth } from "./auth.js";
 import { hubErrors } from "./errors.js";
 import { createGrpcServer, type GrpcTls, type HubGrpcServer } from "./grpc/index.js";
+import { hubApi } from "./openapi.js";
 import { EventBus } from "./events.js";
 import { NameFollower } from "./fnames.js";
 import { scheduleJobs } from "./jobs.js";
@@ -149,6 +150,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     part: "hub",
     logger: options.logger,
     errors: hubErrors,
+    api: hubApi(options.naming),
     bodyLimit: BODY_LIMIT,
     adminToken: options.adminToken,
     metrics: core.metrics.registry,

@@ -60,6 +60,8 @@ const GRPC_BY_CODE: Readonly<Record<HubErrorCode, number>> = {
   unknown: GrpcStatus.UNKNOWN,
 };
 
+export const HUB_ERROR_CODES = Object.keys(GRPC_BY_CODE) as readonly HubErrorCode[];
+
 export function grpcCodeOf(errCode: HubErrorCode): number {
   return GRPC_BY_CODE[errCode] ?? GrpcStatus.UNKNOWN;
 }

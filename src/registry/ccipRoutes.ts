@@ -2,7 +2,7 @@ import type { FastifyError, FastifyPluginAsync } from "fastify";
 import type { Hex } from "viem";
 import { clientAddressKey } from "../http/index.js";
 import { answerGatewayCall } from "./ccip.js";
-import { RegistryError } from "./errors.js";
+import { ccipErrorSchema, RegistryError } from "./errors.js";
 import type { RateLimiter } from "../http/index.js";
 import type { RegistryService } from "./service.js";
 
@@ -68,7 +68,12 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
   app.get<{ Params: { "*": string } }>(
     "/*",
     {
+      config: { errorSchema: ccipErrorSchema.$id },
       schema: {
+        summary: "Resolve a name (EIP-3668 GET)",
+        description:
+          "The CCIP-read gateway: `/{sender}/{callData}.json`, answered with the data signed by the registry.",
+        tags: ["CCIP gateway"],
         params: {
           type: "object",
           required: ["*"],
@@ -86,7 +91,11 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
   app.post<{ Body: { sender: string; data: string } }>(
     "/",
     {
+      config: { errorSchema: ccipErrorSchema.$id },
       schema: {
+        summary: "Resolve a name (EIP-3668 POST)",
+        description: "The CCIP-read gateway's POST form, `{sender, data}`.",
+        tags: ["CCIP gateway"],
         body: {
           type: "object",
           additionalProperties: false,

@@ -47,6 +47,34 @@ export class RegistryError extends Error {
   }
 }
 
+/** The registry's error bodies as a JSON schema, for its OpenAPI document. */
+export const registryErrorSchema = {
+  $id: "RegistryError",
+  description:
+    'A sentence in `error`, or `{"error": "Validation failure", "code"}` (with `message` where the code alone does not say what went wrong) for POST /transfers refusals.',
+  type: "object",
+  required: ["error"],
+  additionalProperties: false,
+  properties: {
+    error: { type: "string" },
+    code: {
+      type: "string",
+      enum: (Object.keys(STATUS) as RegistryErrorCode[]).filter(isValidationCode),
+    },
+    message: { type: "string" },
+  },
+} as const;
+
+/** The CCIP-read gateway's error body (src/registry/ccipRoutes.ts). */
+export const ccipErrorSchema = {
+  $id: "CcipError",
+  description: "The CCIP-read gateway library's error body.",
+  type: "object",
+  required: ["message"],
+  additionalProperties: false,
+  properties: { message: { type: "string" } },
+} as const;
+
 const reply = (statusCode: number, error: string): ErrorReply => ({ statusCode, body: { error } });
 
 /** The registry's error body: `{"error": "<sentence>"}`, or the validation failure with its code. */

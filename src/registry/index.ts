@@ -16,6 +16,7 @@ import {
 } from "../storage/index.js";
 import { ccipRoutes } from "./ccipRoutes.js";
 import { registryErrors } from "./errors.js";
+import { registryApi } from "./openapi.js";
 import type { TransferFeed } from "./feed.js";
 import { RegistryMetrics } from "./metrics.js";
 import { registryMigrations } from "./migrations/index.js";
@@ -162,6 +163,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       part: "registry",
       logger: options.logger,
       errors: registryErrors,
+      api: registryApi,
       // A transfer request is a few hundred bytes; a CCIP multicall a few kilobytes.
       bodyLimit: 16 * 1024,
       adminToken: options.adminToken,

@@ -77,6 +77,10 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     "/transfers",
     {
       schema: {
+        summary: "List transfers",
+        description:
+          "SPEC A. Registry, SPEC A. Transfer: the transfers in id order, filtered by name or fid; the registry's history (SPEC Events 6).",
+        tags: ["Transfers"],
         querystring: {
           type: "object",
           additionalProperties: false,
@@ -106,6 +110,10 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     "/transfers/current",
     {
       schema: {
+        summary: "Current transfer of a name or fid",
+        description:
+          "SPEC A. Registry: the latest transfer of a name or to a fid, which says who holds it now.",
+        tags: ["Transfers"],
         querystring: {
           type: "object",
           additionalProperties: false,
@@ -124,6 +132,10 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     "/transfers",
     {
       schema: {
+        summary: "Transfer a name",
+        description:
+          "SPEC A. Registry, SPEC rule 1: 0 → X registers, X → 0 releases, X → Y moves; signed by the custody address of `fid` (SPEC Authentication 1), which must be `from` or `to` (SPEC Errors 2).",
+        tags: ["Transfers"],
         body: {
           type: "object",
           additionalProperties: false,
@@ -159,6 +171,9 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     "/signer",
     {
       schema: {
+        summary: "The registry's signing address",
+        description: "SPEC A. Registry: the address whose signature every transfer carries.",
+        tags: ["Registry"],
         response: {
           200: {
             type: "object",
@@ -176,6 +191,9 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     "/current-time",
     {
       schema: {
+        summary: "The registry's clock",
+        description: "SPEC A. Registry: the time transfers are checked against, in Unix seconds.",
+        tags: ["Registry"],
         response: {
           200: {
             type: "object",

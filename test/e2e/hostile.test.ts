@@ -265,6 +265,8 @@ interface Case {
   shapes?: readonly Shape[];
   /** HEAD: no body to check. */
   noBody?: boolean;
+  /** Sent to a file of the docs page (Route.page): a 2xx or a redirect need not be JSON. */
+  page?: boolean;
   /** Extra check of a 2xx answer. */
   accepted?: (body: unknown) => string | undefined;
   /** A 2xx answer is plain text, not JSON. */
@@ -278,8 +280,9 @@ function judge(part: Part, c: Case, reply: Reply, shapes: readonly Shape[]): str
   if (reply.status >= 500 || reply.status < 200) return [`${where}: a ${reply.status}, never acceptable`];
   const ok = reply.status >= 200 && reply.status < 300;
   if (ok && c.expect === "refuse") return [`${where}: accepted, but this input must be refused with a 4xx`];
-  if (reply.status >= 300 && reply.status < 400) return [`${where}: a redirect is not an answer`];
-  if (c.noBody) return [];
+  const redirect = reply.status >= 300 && reply.status < 400;
+  if (redirect && !c.page) return [`${where}: a redirect is not an answer`];
+  if (c.noBody || (c.page && (ok || redirect))) return [];
   if (ok && c.text)
     return /^text\/plain/.test(reply.contentType) ? [] : [`${where}: content-type is ${reply.contentType}`];
   let body: unknown;
@@ -764,6 +767,8 @@ interface Route {
   bodyLimit?: number;
   /** Whether a request to this route may change state when accepted. */
   write?: boolean;
+  /** A file of the docs page: its answers are HTML, scripts, YAML or a redirect to the page, not JSON. */
+  page?: boolean;
   /** An accepted request opens a stream that never ends: only requests the route must refuse are sent. */
   stream?: boolean;
   /** Accepted answers are plain text (the Prometheus format), not JSON; refusals are still the part's JSON. */
@@ -1372,6 +1377,19 @@ function routes(fx: Fixtures): Route[] {
     chain("GET", "/_health", { strictQuery: false }),
     chain("GET", "/_ready", { strictQuery: false }),
     chain("GET", "/metrics", { strictQuery: false, text: true }),
+
+    // Every part's OpenAPI document and docs page (src/http/openapi.ts).
+    ...PARTS.flatMap((part) => [
+      { part, method: "GET", path: "/openapi.json", strictQuery: false },
+      ...[
+        "/docs",
+        "/docs/static/index.html",
+        "/docs/static/swagger-initializer.js",
+        "/docs/static/*",
+        "/docs/yaml",
+      ].map((path) => ({ part, method: "GET", path, strictQuery: false, page: true })),
+      { part, method: "GET", path: "/docs/json", strictQuery: false },
+    ]),
   ];
 }
 
@@ -2393,6 +2411,7 @@ for (const engine of engines) {
           if (route.path !== "/ccip/*") cases.push(...methodCases(route, all));
         }
         if (route.extra) cases.push(...(await route.extra(fx)));
+        if (route.page) for (const c of cases) c.page = true;
         const sent = (route.stream ? cases.filter((c) => c.expect === "refuse") : cases).map((c) =>
           route.text ? { ...c, text: true } : c,
         );

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
-import { type ErrorShape, createHttpServer, createLogger, operatorGuard } from "../../src/http/index.js";
+import {
+  type ApiDescription,
+  type ErrorShape,
+  createHttpServer,
+  createLogger,
+  operatorGuard,
+} from "../../src/http/index.js";
 import { ALLOW_NUL } from "../../src/http/validation.js";
 
 class Teapot extends Error {}
@@ -16,6 +22,15 @@ const shape: ErrorShape = {
   internal: () => ({ statusCode: 500, body: { problem: "internal" } }),
 };
 
+const api: ApiDescription = {
+  title: "test",
+  description: "a server of these tests",
+  tags: [],
+  schemas: [{ $id: "TestError", type: "object" }],
+  errorSchema: "TestError",
+  refusals: {},
+};
+
 describe("the shared HTTP conventions", () => {
   let app: FastifyInstance;
   let guarded: FastifyInstance;
@@ -25,6 +40,7 @@ describe("the shared HTTP conventions", () => {
       part: "test",
       logger: createLogger("silent"),
       errors: shape,
+      api,
       bodyLimit: 1024,
     });
     app.get<{ Querystring: { n: number } }>(
@@ -61,7 +77,7 @@ describe("the shared HTTP conventions", () => {
     app.get("/bug", async () => {
       throw new Error("secret internals");
     });
-    guarded = await createHttpServer({ part: "guarded", logger: createLogger("silent"), errors: shape });
+    guarded = await createHttpServer({ part: "guarded", logger: createLogger("silent"), errors: shape, api });
     guarded.post("/write", { preHandler: operatorGuard(undefined, shape) }, async () => ({ ok: true }));
     guarded.post("/token-write", { preHandler: operatorGuard("s3cret", shape) }, async () => ({ ok: true }));
   });

@@ -333,7 +333,19 @@ const shape: ErrorShape = {
   fromError: () => undefined,
   internal: () => ({ statusCode: 500, body: { problem: "internal" } }),
 };
-const plain = { part: "test", logger: createLogger("silent"), errors: shape };
+const plain = {
+  part: "test",
+  logger: createLogger("silent"),
+  errors: shape,
+  api: {
+    title: "test",
+    description: "a server of these tests",
+    tags: [],
+    schemas: [{ $id: "TestError", type: "object" }],
+    errorSchema: "TestError",
+    refusals: {},
+  },
+};
 
 function hostPort(base: string): { host: string; port: number } {
   const { hostname, port } = new URL(base);

@@ -22,6 +22,9 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     "/v2/discover-actions",
     {
       schema: {
+        summary: "Discover cast actions",
+        description: "SPEC B. Client API: the top cast actions.",
+        tags: ["Actions"],
         querystring: s.object({ list: { type: "string", enum: ["top"] }, ...s.paging }, ["list"]),
         response: actionList,
       },
@@ -36,6 +39,9 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     "/v2/discover-composer-actions",
     {
       schema: {
+        summary: "Discover composer actions",
+        description: "SPEC B. Client API: the top or featured composer actions.",
+        tags: ["Actions"],
         querystring: s.object({ list: { type: "string", enum: ["top", "featured"] }, ...s.paging }, ["list"]),
         response: actionList,
       },
@@ -49,13 +55,21 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.get(
     "/v1/admin/actions",
-    operator({ response: s.envelope(s.result({ actions: { type: "array", items: s.actionRecord } })) }),
+    operator({
+      summary: "All actions",
+      description: "Operator: every action with its installs and rank.",
+      tags: ["Actions"],
+      response: s.envelope(s.result({ actions: { type: "array", items: s.actionRecord } })),
+    }),
     async () => ({ result: { actions: await actions.list() } }),
   );
 
   app.post<{ Body: NewAction }>(
     "/v1/admin/actions",
     operator({
+      summary: "Add an action",
+      description: "Operator: adds a cast or composer action.",
+      tags: ["Actions"],
       body: s.object(
         {
           type: { type: "string", enum: ["cast", "composer"] },
@@ -77,7 +91,13 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.put<Params<{ actionId: number; fid: number }>>(
     "/v1/admin/actions/:actionId/installs/:fid",
-    operator({ params: installParams, response: actionReply }),
+    operator({
+      summary: "Install an action for a fid",
+      description: "Operator: counts toward the action's rank.",
+      tags: ["Actions"],
+      params: installParams,
+      response: actionReply,
+    }),
     async (request) => ({
       result: { action: await actions.install(request.params.actionId, request.params.fid) },
     }),
@@ -85,7 +105,13 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.delete<Params<{ actionId: number; fid: number }>>(
     "/v1/admin/actions/:actionId/installs/:fid",
-    operator({ params: installParams, response: actionReply }),
+    operator({
+      summary: "Uninstall an action for a fid",
+      description: "Operator: removes an install.",
+      tags: ["Actions"],
+      params: installParams,
+      response: actionReply,
+    }),
     async (request) => ({
       result: { action: await actions.uninstall(request.params.actionId, request.params.fid) },
     }),
@@ -94,6 +120,9 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
   app.put<Params<{ actionId: number }> & { Body: { rank?: number } | undefined }>(
     "/v1/admin/actions/:actionId/featured",
     operator({
+      summary: "Feature a composer action",
+      description: "Operator: lists the action among the featured, at a rank.",
+      tags: ["Actions"],
       params: actionParams,
       body: s.object({ rank: { type: "integer", minimum: 1, maximum: 1_000_000 } }),
       response: actionReply,
@@ -105,7 +134,13 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.delete<Params<{ actionId: number }>>(
     "/v1/admin/actions/:actionId/featured",
-    operator({ params: actionParams, response: actionReply }),
+    operator({
+      summary: "Stop featuring an action",
+      description: "Operator: removes the action from the featured list.",
+      tags: ["Actions"],
+      params: actionParams,
+      response: actionReply,
+    }),
     async (request) => ({ result: { action: await actions.unfeature(request.params.actionId) } }),
   );
 };

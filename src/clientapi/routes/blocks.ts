@@ -20,6 +20,10 @@ export const blockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       path,
       {
         schema: {
+          summary: "Blocked users",
+          description:
+            "SPEC B. Client API: who blocks whom, optionally of one blocker; at /v1/ and /fc/ (SPEC Versioning 1).",
+          tags: ["Blocks"],
           querystring: s.object({ blockerFid: s.fid, ...s.paging }),
           response: s.envelope(s.result({ blockedUsers: { type: "array", items: s.blockedUser } }), true),
         },
@@ -34,6 +38,9 @@ export const blockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
   app.put<Params<{ blockerFid: number; blockedFid: number }> & { Body: { createdAt?: number } | undefined }>(
     "/v1/admin/blocks/:blockerFid/:blockedFid",
     operator({
+      summary: "Record a block",
+      description: "Operator: one fid blocks another.",
+      tags: ["Blocks"],
       params: blockParams,
       body: s.object({ createdAt: s.unixSeconds }),
       response: s.envelope(s.result({ blockedUser: s.blockedUser })),
@@ -51,7 +58,13 @@ export const blockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.delete<Params<{ blockerFid: number; blockedFid: number }>>(
     "/v1/admin/blocks/:blockerFid/:blockedFid",
-    operator({ params: blockParams, response: s.envelope(s.result({ blocked: { type: "boolean" } })) }),
+    operator({
+      summary: "Remove a block",
+      description: "Operator: undoes a block.",
+      tags: ["Blocks"],
+      params: blockParams,
+      response: s.envelope(s.result({ blocked: { type: "boolean" } })),
+    }),
     async (request) => ({
       result: await blocks.unblock(request.params.blockerFid, request.params.blockedFid),
     }),

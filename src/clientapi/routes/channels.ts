@@ -40,6 +40,9 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     "/v2/all-channels",
     {
       schema: {
+        summary: "All channels",
+        description: "SPEC B. Channel, SPEC B. Client API: every channel.",
+        tags: ["Channels"],
         querystring: s.object({}),
         response: s.envelope(s.result({ channels: { type: "array", items: s.channel } })),
       },
@@ -49,7 +52,15 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.get<{ Querystring: { channelId: string } }>(
     "/v1/channel",
-    { schema: { querystring: s.object({ channelId: s.channelId }, ["channelId"]), response: channelReply } },
+    {
+      schema: {
+        summary: "Channel by id",
+        description: "SPEC B. Channel: one channel.",
+        tags: ["Channels"],
+        querystring: s.object({ channelId: s.channelId }, ["channelId"]),
+        response: channelReply,
+      },
+    },
     async (request) => ({ result: { channel: await channels.get(request.query.channelId) } }),
   );
 
@@ -57,6 +68,10 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     "/v1/channel-followers",
     {
       schema: {
+        summary: "Channel followers",
+        description:
+          "SPEC B. Client API: a channel's followers; keeps the deprecated `fids` field (SPEC Errors 4, SPEC Versioning 4).",
+        tags: ["Channel follows"],
         querystring: s.object({ channelId: s.channelId, ...s.paging }, ["channelId"]),
         response: s.envelope(
           s.result({
@@ -84,6 +99,9 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     "/v1/user-following-channels",
     {
       schema: {
+        summary: "Channels a fid follows",
+        description: "SPEC B. Client API: the channels a fid follows.",
+        tags: ["Channel follows"],
         querystring: s.object({ fid: s.fid, ...s.paging }, ["fid"]),
         response: s.envelope(s.result({ channels: { type: "array", items: s.followedChannel } }), true),
       },
@@ -98,6 +116,9 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     "/v1/user-channel",
     {
       schema: {
+        summary: "Whether a fid follows a channel",
+        description: "SPEC B. Client API: one fid's follow of one channel.",
+        tags: ["Channel follows"],
         querystring: s.object({ fid: s.fid, channelId: s.channelId }, ["fid", "channelId"]),
         response: followReply,
       },
@@ -108,6 +129,9 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
   app.post<{ Body: NewChannel }>(
     "/v1/admin/channels",
     operator({
+      summary: "Create a channel",
+      description: "Operator: adds a channel (SPEC B. Channel).",
+      tags: ["Channels"],
       body: s.object(
         { id: s.channelId, ...requiredChannelFields, ...optionalChannelFields, createdAt: s.unixSeconds },
         ["id", ...Object.keys(requiredChannelFields)],
@@ -121,6 +145,9 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
   app.patch<Params<{ channelId: string }> & { Body: Partial<ChannelFields> }>(
     "/v1/admin/channels/:channelId",
     operator({
+      summary: "Change a channel",
+      description: "Operator: changes a channel's fields (SPEC B. Channel).",
+      tags: ["Channels"],
       params: params({ channelId: s.channelId }),
       body: { ...s.object({ ...requiredChannelFields, ...optionalChannelFields }), minProperties: 1 },
       response: channelReply,
@@ -134,6 +161,9 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
   app.put<Params<{ channelId: string; fid: number }> & { Body: { followedAt?: number } | undefined }>(
     "/v1/admin/channels/:channelId/followers/:fid",
     operator({
+      summary: "Make a fid follow a channel",
+      description: "Operator: records a follow.",
+      tags: ["Channel follows"],
       params: followParams,
       body: s.object({ followedAt: s.unixSeconds }),
       response: followReply,
@@ -145,7 +175,13 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.delete<Params<{ channelId: string; fid: number }>>(
     "/v1/admin/channels/:channelId/followers/:fid",
-    operator({ params: followParams, response: followReply }),
+    operator({
+      summary: "Make a fid unfollow a channel",
+      description: "Operator: removes a follow.",
+      tags: ["Channel follows"],
+      params: followParams,
+      response: followReply,
+    }),
     async (request) => ({ result: await follows.unfollow(request.params.channelId, request.params.fid) }),
   );
 };

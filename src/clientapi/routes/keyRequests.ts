@@ -38,7 +38,16 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
   for (const path of ["/v2/signed-key-request", "/v2/signed-key-requests"]) {
     app.post<{ Body: NewKeyRequest }>(
       path,
-      { schema: { body: keyRequestBody, response: keyRequestReply } },
+      {
+        schema: {
+          summary: "Create a signed key request",
+          description:
+            "SPEC Signed key request (pending), SPEC Authentication 2, 4, 5, 6: the app's key, its fid's EIP-712 signature and deadline, and an optional sponsorship.",
+          tags: ["Signed key requests"],
+          body: keyRequestBody,
+          response: keyRequestReply,
+        },
+      },
       async (request) => ({
         result: {
           signedKeyRequest: await keyRequests.create(request.body, clientAddressKey(request.ip)),
@@ -49,7 +58,16 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
 
   app.get<{ Querystring: { token: string } }>(
     "/v2/signed-key-request",
-    { schema: { querystring: s.object({ token }, ["token"]), response: keyRequestReply } },
+    {
+      schema: {
+        summary: "Signed key request by token",
+        description:
+          "SPEC Signed key request: its state (pending, approved, completed) and, once completed, the user's fid.",
+        tags: ["Signed key requests"],
+        querystring: s.object({ token }, ["token"]),
+        response: keyRequestReply,
+      },
+    },
     async (request) => ({ result: { signedKeyRequest: await keyRequests.get(request.query.token) } }),
   );
 
@@ -61,6 +79,10 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     "/v2/signed-key-request/approval",
     {
       schema: {
+        summary: "What approving needs",
+        description:
+          "castnet's approval interface: the KeyGateway typed data the user's custody signs to approve.",
+        tags: ["Signed key requests"],
         querystring: s.object({ token, fid: s.fid }, ["token", "fid"]),
         response: s.envelope(
           s.result(
@@ -100,6 +122,10 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     "/v2/signed-key-request/approval",
     {
       schema: {
+        summary: "Approve a request",
+        description:
+          "SPEC Signed key request (approved → completed): the user's signature adds the key on chain.",
+        tags: ["Signed key requests"],
         body: {
           type: "object",
           properties: {

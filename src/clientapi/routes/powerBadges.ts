@@ -35,17 +35,39 @@ export const powerBadgeRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
 
   app.get(
     "/v2/power-badge-users",
-    { schema: { querystring: s.object({}), response: s.envelope(s.result({ fids: fidArray })) } },
+    {
+      schema: {
+        summary: "Power badge holders",
+        description:
+          "SPEC B. Client API, SPEC Limits: the fids with a power badge, recalculated weekly on Tuesdays 12:00 UTC.",
+        tags: ["Power badges"],
+        querystring: s.object({}),
+        response: s.envelope(s.result({ fids: fidArray })),
+      },
+    },
     async () => ({ result: { fids: await powerBadges.holders() } }),
   );
 
-  app.get("/v1/admin/power-badges", operator({ response: badgeStateReply }), async () => ({
-    result: await powerBadges.state(),
-  }));
+  app.get(
+    "/v1/admin/power-badges",
+    operator({
+      summary: "Power badge state",
+      description:
+        "Operator: the computed holders, the operator's grants and revocations, and the next recalculation.",
+      tags: ["Power badges"],
+      response: badgeStateReply,
+    }),
+    async () => ({
+      result: await powerBadges.state(),
+    }),
+  );
 
   app.put<Params<{ fid: number }> & { Body: { badge: "grant" | "revoke" } }>(
     "/v1/admin/power-badges/:fid",
     operator({
+      summary: "Grant or revoke a badge",
+      description: "Operator: overrides the computation for one fid.",
+      tags: ["Power badges"],
       params: fidParams,
       body: s.object({ badge: { type: "string", enum: ["grant", "revoke"] } }, ["badge"]),
       response: badgeStateReply,
@@ -59,7 +81,13 @@ export const powerBadgeRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
 
   app.delete<Params<{ fid: number }>>(
     "/v1/admin/power-badges/:fid",
-    operator({ params: fidParams, response: badgeStateReply }),
+    operator({
+      summary: "Drop an override",
+      description: "Operator: the fid's badge follows the computation again.",
+      tags: ["Power badges"],
+      params: fidParams,
+      response: badgeStateReply,
+    }),
     async (request) => {
       await powerBadges.clearOverride(request.params.fid);
       return { result: await powerBadges.state() };
@@ -68,7 +96,12 @@ export const powerBadgeRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
 
   app.post(
     "/v1/admin/power-badges/recalculate",
-    operator({ response: s.envelope(s.result({ run })) }),
+    operator({
+      summary: "Recalculate badges now",
+      description: "Operator: runs the weekly recalculation (SPEC Limits) now.",
+      tags: ["Power badges"],
+      response: s.envelope(s.result({ run })),
+    }),
     async () => ({ result: { run: await powerBadges.recalculate() } }),
   );
 };

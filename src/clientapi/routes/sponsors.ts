@@ -17,13 +17,22 @@ export const sponsorRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
 
   app.get<Params<{ fid: number }>>(
     "/v1/admin/sponsors/:fid",
-    operator({ params: fidParams, response: sponsorReply }),
+    operator({
+      summary: "Sponsor credits",
+      description: "Operator: a sponsor's credit balance (SPEC Authentication 6).",
+      tags: ["Sponsors"],
+      params: fidParams,
+      response: sponsorReply,
+    }),
     async (request) => ({ result: { sponsor: await sponsors.get(request.params.fid) } }),
   );
 
   app.put<Params<{ fid: number }> & { Body: { credits: number } }>(
     "/v1/admin/sponsors/:fid",
     operator({
+      summary: "Set sponsor credits",
+      description: "Operator: sets the balance; 100 are needed to sponsor (SPEC Limits).",
+      tags: ["Sponsors"],
       params: fidParams,
       body: s.object({ credits: s.count }, ["credits"]),
       response: sponsorReply,

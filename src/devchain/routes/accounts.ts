@@ -8,6 +8,9 @@ export const accountRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app,
     "/v1/fids/:fid",
     {
       schema: {
+        summary: "A fid's account",
+        description: "Custody, recovery, storage units and signer keys of a fid.",
+        tags: ["Accounts"],
         params: fidParams,
         response: {
           200: {

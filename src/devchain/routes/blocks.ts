@@ -18,6 +18,9 @@ export const blockRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
     "/v1/events",
     {
       schema: {
+        summary: "On-chain events",
+        description: "The event log from a block, as the hub follows it (SPEC C. On-chain event).",
+        tags: ["Blocks"],
         querystring: {
           type: "object",
           additionalProperties: false,
@@ -49,6 +52,9 @@ export const blockRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
     "/v1/transactions/:hash",
     {
       schema: {
+        summary: "Transaction by hash",
+        description: "A transaction's status and block.",
+        tags: ["Blocks"],
         params: {
           type: "object",
           additionalProperties: false,
@@ -73,6 +79,9 @@ export const blockRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
     "/v1/blocks/latest",
     {
       schema: {
+        summary: "Latest block",
+        description: "The newest block's number, hash and time.",
+        tags: ["Blocks"],
         response: {
           200: {
             type: "object",

@@ -16,6 +16,9 @@ export const idRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
     {
       onRequest: operatorGuard(adminToken, chainErrors),
       schema: {
+        summary: "Register a fid",
+        description: "IdGateway.register: a new fid for a custody address.",
+        tags: ["Id registry"],
         querystring: waitQuery,
         body: {
           type: "object",
@@ -47,6 +50,9 @@ export const idRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
     "/v1/addresses/:address",
     {
       schema: {
+        summary: "Fid of an address",
+        description: "IdRegistry.idOf: the fid an address holds in custody.",
+        tags: ["Id registry"],
         params: {
           type: "object",
           additionalProperties: false,

@@ -29,6 +29,9 @@ export const keyRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
     {
       onRequest: operator,
       schema: {
+        summary: "Add a signer key",
+        description: "KeyGateway.add (SPEC Authentication 3): an Ed25519 key for the fid.",
+        tags: ["Key registry"],
         params: fidParams,
         querystring: waitQuery,
         body: {
@@ -57,6 +60,9 @@ export const keyRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
     {
       onRequest: operator,
       schema: {
+        summary: "Remove a signer key",
+        description: "KeyRegistry.remove: the key stops signing for the fid.",
+        tags: ["Key registry"],
         params: {
           type: "object",
           additionalProperties: false,

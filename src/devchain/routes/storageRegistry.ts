@@ -15,6 +15,9 @@ export const storageRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = asy
     {
       onRequest: operatorGuard(adminToken, chainErrors),
       schema: {
+        summary: "Rent storage",
+        description: "StorageRegistry.rent: units of storage for the fid.",
+        tags: ["Storage registry"],
         params: fidParams,
         querystring: waitQuery,
         body: {

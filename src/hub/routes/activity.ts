@@ -55,6 +55,10 @@ export const activityRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
     {
       onRequest: operatorGuard(adminToken, hubErrors),
       schema: {
+        summary: "Reactors by author",
+        description:
+          "Who reacted to whose casts since a time: what the client API's power badges are computed from (SPEC rule 3).",
+        tags: ["Activity"],
         querystring: { type: "object", required: ["since"], properties: { since: integer } },
         response: {
           200: {

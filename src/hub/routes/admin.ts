@@ -18,6 +18,10 @@ export const adminRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     {
       onRequest,
       schema: {
+        summary: "Run housekeeping now",
+        description:
+          "Prunes events older than 3 days (SPEC Events 4, SPEC Limits) and messages over storage limits without waiting for the schedule.",
+        tags: ["Admin"],
         response: {
           200: {
             type: "object",
@@ -33,8 +37,21 @@ export const adminRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     }),
   );
 
-  app.post("/v1/admin/sync", { onRequest, schema: { response: { 200: empty } } }, async () => {
-    await Promise.all([service.syncChain(), service.syncNames()]);
-    return {};
-  });
+  app.post(
+    "/v1/admin/sync",
+    {
+      onRequest,
+      schema: {
+        summary: "Sync with the chain and registry now",
+        description:
+          "Follows the on-chain events (SPEC Events 5) and name transfers without waiting for the next poll.",
+        tags: ["Admin"],
+        response: { 200: empty },
+      },
+    },
+    async () => {
+      await Promise.all([service.syncChain(), service.syncNames()]);
+      return {};
+    },
+  );
 };

@@ -35,6 +35,10 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/onChainSignersByFid",
     {
       schema: {
+        summary: "Signer events by fid",
+        description:
+          "SPEC Events 5, SPEC C. On-chain event: a fid's active signer keys; with signer, that key's event.",
+        tags: ["On-chain events"],
         querystring: {
           type: "object",
           required: ["fid"],
@@ -59,6 +63,9 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/onChainEventsByFid",
     {
       schema: {
+        summary: "On-chain events by fid",
+        description: "SPEC Events 5, SPEC C. On-chain event: a fid's events of one type.",
+        tags: ["On-chain events"],
         querystring: {
           type: "object",
           required: ["fid", "event_type"],
@@ -79,6 +86,9 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/onChainIdRegistryEventByAddress",
     {
       schema: {
+        summary: "Id-register event by address",
+        description: "SPEC Events 5: the id-register event of the fid an address holds in custody.",
+        tags: ["On-chain events"],
         querystring: { type: "object", required: ["address"], properties: { address: text } },
         response: { 200: object },
       },
@@ -93,6 +103,9 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/fids",
     {
       schema: {
+        summary: "Registered fids",
+        description: "SPEC C. Hub: every fid the hub knows, a page at a time.",
+        tags: ["On-chain events"],
         querystring: { type: "object", properties: { ...pagingProperties } },
         response: {
           200: {
@@ -113,6 +126,9 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/storageLimitsByFid",
     {
       schema: {
+        summary: "Storage limits by fid",
+        description: "SPEC C. Hub: how many messages of each kind a fid's rented storage holds.",
+        tags: ["On-chain events"],
         querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
         response: {
           200: {

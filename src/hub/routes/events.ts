@@ -12,6 +12,10 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/events",
     {
       schema: {
+        summary: "Hub events",
+        description:
+          "SPEC Events 1, 2, 4: events in merge order from an id, each with its integer id; kept 3 days.",
+        tags: ["Events"],
         querystring: { type: "object", properties: { from_event_id: integer } },
         response: {
           200: {
@@ -39,6 +43,9 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/eventById",
     {
       schema: {
+        summary: "Hub event by id",
+        description: "SPEC Events 1: one event by its id.",
+        tags: ["Events"],
         querystring: { type: "object", properties: { event_id: integer, id: integer } },
         response: { 200: eventSchema },
       },

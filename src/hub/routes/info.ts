@@ -8,6 +8,9 @@ export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { se
     "/v1/info",
     {
       schema: {
+        summary: "Hub info",
+        description: "SPEC C. Hub: the hub's version, network and, with dbstats, its counts.",
+        tags: ["Info"],
         querystring: { type: "object", properties: { dbstats: text } },
         response: {
           200: {

@@ -15,16 +15,16 @@ export function pageJson(page: MessagePage): string {
 
 /**
  * Message JSON is rendered once, when the message is merged, and sent as text; these schemas
- * document the shape (Fastify does not re-serialise text).
+ * document the shape (src/protocol/json/messageSchema.ts) and Fastify does not re-serialise text.
  */
-export const messageSchema = {
-  type: "object",
-  required: ["hash", "hashScheme", "signature", "signatureScheme", "signer"],
-  additionalProperties: true,
-} as const;
+export const messageSchema = { $ref: "Message#" } as const;
 
 export const pageSchema = {
   type: "object",
   required: ["messages", "nextPageToken"],
-  properties: { messages: { type: "array", items: messageSchema }, nextPageToken: { type: "string" } },
+  additionalProperties: false,
+  properties: {
+    messages: { type: "array", items: messageSchema },
+    nextPageToken: { type: "string", description: "Empty on the last page." },
+  },
 } as const;

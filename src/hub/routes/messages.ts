@@ -58,21 +58,42 @@ interface Q extends PagingQuery {
 export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
   app.get<{ Querystring: Pick<Q, "fid" | "hash"> }>(
     "/v1/castById",
-    { schema: schema(["fid", "hash"], { fid: integer, hash: text }, true) },
+    {
+      schema: {
+        summary: "Cast by id",
+        description: "SPEC C. Hub, SPEC C. Message envelope: one CAST_ADD by fid and hash.",
+        tags: ["Casts"],
+        ...schema(["fid", "hash"], { fid: integer, hash: text }, true),
+      },
+    },
     async (request, reply) =>
       sendJson(reply, await service.castById(request.query.fid, hexParam(request.query.hash, HASH, 20))),
   );
 
   app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
     "/v1/castsByFid",
-    { schema: schema(["fid"], { fid: integer }) },
+    {
+      schema: {
+        summary: "Casts by fid",
+        description: "SPEC C. Hub: a fid's casts, a page at a time.",
+        tags: ["Casts"],
+        ...schema(["fid"], { fid: integer }),
+      },
+    },
     async (request, reply) =>
       sendJson(reply, pageJson(await service.castsByFid(request.query.fid, page(request.query)))),
   );
 
   app.get<{ Querystring: Partial<Pick<Q, "fid" | "hash" | "url">> & PagingQuery }>(
     "/v1/castsByParent",
-    { schema: schema([], { fid: integer, hash: text, url: text }) },
+    {
+      schema: {
+        summary: "Casts by parent",
+        description: "SPEC C. Hub: the replies to a cast (fid and hash) or to a URL.",
+        tags: ["Casts"],
+        ...schema([], { fid: integer, hash: text, url: text }),
+      },
+    },
     async (request, reply) => {
       const { fid, hash, url } = request.query;
       // The parent cast wins when both are given, as in the reference.
@@ -86,7 +107,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
 
   app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
     "/v1/castsByMention",
-    { schema: schema(["fid"], { fid: integer }) },
+    {
+      schema: {
+        summary: "Casts by mention",
+        description: "SPEC C. Hub: casts that mention a fid.",
+        tags: ["Casts"],
+        ...schema(["fid"], { fid: integer }),
+      },
+    },
     async (request, reply) =>
       sendJson(reply, pageJson(await service.castsByMention(request.query.fid, page(request.query)))),
   );
@@ -97,11 +125,16 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
   }>(
     "/v1/reactionById",
     {
-      schema: schema(
-        ["fid", "reaction_type"],
-        { fid: integer, target_fid: integer, target_hash: text, target_url: text, reaction_type: text },
-        true,
-      ),
+      schema: {
+        summary: "Reaction by id",
+        description: "SPEC C. Hub: one reaction of a fid to a cast or URL.",
+        tags: ["Reactions"],
+        ...schema(
+          ["fid", "reaction_type"],
+          { fid: integer, target_fid: integer, target_hash: text, target_url: text, reaction_type: text },
+          true,
+        ),
+      },
     },
     async (request, reply) => {
       const { fid, target_fid, target_hash, target_url } = request.query;
@@ -121,7 +154,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
 
   app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
     "/v1/reactionsByFid",
-    { schema: schema(["fid"], { fid: integer, reaction_type: text }) },
+    {
+      schema: {
+        summary: "Reactions by fid",
+        description: "SPEC C. Hub: a fid's reactions, optionally of one type.",
+        tags: ["Reactions"],
+        ...schema(["fid"], { fid: integer, reaction_type: text }),
+      },
+    },
     async (request, reply) => {
       const type = reactionType(request.query.reaction_type);
       return sendJson(
@@ -136,11 +176,16 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
   }>(
     "/v1/reactionsByCast",
     {
-      schema: schema(["target_fid", "target_hash"], {
-        target_fid: integer,
-        target_hash: text,
-        reaction_type: text,
-      }),
+      schema: {
+        summary: "Reactions by cast",
+        description: "SPEC C. Hub: the reactions to a cast.",
+        tags: ["Reactions"],
+        ...schema(["target_fid", "target_hash"], {
+          target_fid: integer,
+          target_hash: text,
+          reaction_type: text,
+        }),
+      },
     },
     async (request, reply) => {
       const { target_fid, target_hash } = request.query;
@@ -153,10 +198,15 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
   app.get<{ Querystring: Pick<Q, "url"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
     "/v1/reactionsByTarget",
     {
-      schema: schema(["url"], {
-        url: { type: "string", minLength: 1, maxLength: 1024 },
-        reaction_type: text,
-      }),
+      schema: {
+        summary: "Reactions by target URL",
+        description: "SPEC C. Hub: the reactions to a URL.",
+        tags: ["Reactions"],
+        ...schema(["url"], {
+          url: { type: "string", minLength: 1, maxLength: 1024 },
+          reaction_type: text,
+        }),
+      },
     },
     async (request, reply) => {
       const type = reactionType(request.query.reaction_type);
@@ -170,11 +220,16 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
   app.get<{ Querystring: Pick<Q, "fid" | "target_fid" | "link_type"> }>(
     "/v1/linkById",
     {
-      schema: schema(
-        ["fid", "target_fid", "link_type"],
-        { fid: integer, target_fid: integer, link_type: LINK_TYPE },
-        true,
-      ),
+      schema: {
+        summary: "Link by id",
+        description: "SPEC C. Hub: one link of a fid to another.",
+        tags: ["Links"],
+        ...schema(
+          ["fid", "target_fid", "link_type"],
+          { fid: integer, target_fid: integer, link_type: LINK_TYPE },
+          true,
+        ),
+      },
     },
     async (request, reply) => {
       const { fid, target_fid, link_type } = request.query;
@@ -184,7 +239,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
 
   app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
     "/v1/linksByFid",
-    { schema: schema(["fid"], { fid: integer, link_type: LINK_TYPE }) },
+    {
+      schema: {
+        summary: "Links by fid",
+        description: "SPEC C. Hub: the links a fid made.",
+        tags: ["Links"],
+        ...schema(["fid"], { fid: integer, link_type: LINK_TYPE }),
+      },
+    },
     async (request, reply) => {
       const { fid, link_type } = request.query;
       return sendJson(reply, pageJson(await service.linksByFid(fid, link_type, page(request.query))));
@@ -193,7 +255,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
 
   app.get<{ Querystring: Pick<Q, "target_fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
     "/v1/linksByTargetFid",
-    { schema: schema(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }) },
+    {
+      schema: {
+        summary: "Links by target fid",
+        description: "SPEC C. Hub: the links made to a fid.",
+        tags: ["Links"],
+        ...schema(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }),
+      },
+    },
     async (request, reply) => {
       const { target_fid, link_type } = request.query;
       return sendJson(
@@ -208,6 +277,10 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     "/v1/userDataByFid",
     {
       schema: {
+        summary: "User data by fid",
+        description:
+          "SPEC C. Hub: a fid's profile fields; with user_data_type, that one message. SPEC rule 2: the USERNAME field makes a registered name the username.",
+        tags: ["User data"],
         querystring: {
           type: "object",
           required: ["fid"],
@@ -230,6 +303,9 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     "/v1/verificationsByFid",
     {
       schema: {
+        summary: "Verifications by fid",
+        description: "SPEC C. Hub: the addresses a fid verified; with address, that one message.",
+        tags: ["Verifications"],
         querystring: {
           type: "object",
           required: ["fid"],

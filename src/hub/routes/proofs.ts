@@ -22,6 +22,9 @@ export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/userNameProofByName",
     {
       schema: {
+        summary: "Username proof by name",
+        description: "SPEC C. Username proof: the proof of a name.",
+        tags: ["Username proofs"],
         querystring: {
           type: "object",
           required: ["name"],
@@ -37,6 +40,9 @@ export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     "/v1/userNameProofsByFid",
     {
       schema: {
+        summary: "Username proofs by fid",
+        description: "SPEC C. Username proof: the proofs of a fid's names.",
+        tags: ["Username proofs"],
         querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
         response: {
           200: {

@@ -63,7 +63,22 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
 
   app.get<{ Querystring: { from_event_id?: number } }>(
     "/v1/events/stream",
-    { schema: { querystring: { type: "object", properties: { from_event_id: integer } } } },
+    {
+      schema: {
+        summary: "Hub events as a stream",
+        description:
+          "SPEC Events 3: castnet's push delivery, as server-sent events resumable with Last-Event-ID.",
+        tags: ["Events"],
+        querystring: { type: "object", properties: { from_event_id: integer } },
+        // The stream is written to the socket (hijacked), so this documents it without serialising.
+        response: {
+          200: {
+            description: "`id:` and `data:` lines, one hub event JSON per event, until the client leaves.",
+            content: { "text/event-stream": { schema: { type: "string" } } },
+          },
+        },
+      },
+    },
     async (request, reply) => {
       const client = clientAddressKey(request.ip);
       if ((perClient.get(client) ?? 0) >= maxPerClient)

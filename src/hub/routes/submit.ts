@@ -5,10 +5,10 @@
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { HubError } from "../../protocol/errors.js";
-import { bulkMessages } from "../bulk.js";
 import { MAX_MESSAGE_BYTES } from "../engine.js";
+import { bulkMessages } from "../bulk.js";
 import { unsupportedMediaType } from "../errors.js";
-import { sendJson } from "./json.js";
+import { messageSchema, sendJson } from "./json.js";
 
 const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 const OCTET_STREAM = "application/octet-stream";
@@ -24,7 +24,21 @@ function bodyBytes(request: FastifyRequest): Uint8Array {
   return body as Buffer;
 }
 
-const loose = { type: "object", additionalProperties: true } as const;
+/** A bulk submit's answer for a message it refused. */
+const refusedSchema = {
+  type: "object",
+  required: ["hash", "errCode", "message"],
+  additionalProperties: false,
+  properties: { hash: { type: "string" }, errCode: { type: "string" }, message: { type: "string" } },
+} as const;
+
+/** With --rpc-auth set, submits need HTTP Basic credentials (SPEC Authentication 3). */
+const rpcAuth = {
+  security: [{}, { rpcAuth: [] }],
+} as const;
+const rpcRefusals = {
+  401: "--rpc-auth is set and the credentials are missing or wrong (SPEC Authentication 3).",
+};
 
 export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, auth }) => {
   // Only protobuf bytes: any other content type (JSON included) is a 415.
@@ -46,7 +60,19 @@ export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { 
 
   app.post(
     "/v1/submitMessage",
-    { ...guarded, bodyLimit: MAX_MESSAGE_BYTES, schema: { response: { 200: loose } } },
+    {
+      ...guarded,
+      bodyLimit: MAX_MESSAGE_BYTES,
+      config: { refusals: rpcRefusals },
+      schema: {
+        ...rpcAuth,
+        summary: "Submit a message",
+        description:
+          "SPEC rules 4, 5, SPEC Errors 1, 3, SPEC Authentication 3: one protobuf Message; answered with its JSON, or a HubError with a non-success status.",
+        tags: ["Submit"],
+        response: { 200: messageSchema },
+      },
+    },
     async (request, reply) => sendJson(reply, await service.submitMessage(bodyBytes(request))),
   );
 
@@ -55,11 +81,15 @@ export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { 
     {
       bodyLimit: MAX_MESSAGE_BYTES,
       schema: {
+        summary: "Validate a message",
+        description: "SPEC Errors 1: the checks of submitMessage without storing the message.",
+        tags: ["Submit"],
         response: {
           200: {
             type: "object",
             required: ["valid", "message"],
-            properties: { valid: { type: "boolean" }, message: loose },
+            additionalProperties: false,
+            properties: { valid: { type: "boolean" }, message: messageSchema },
           },
         },
       },
@@ -73,9 +103,19 @@ export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { 
     {
       ...guarded,
       bodyLimit: BULK_BODY_LIMIT,
+      config: { refusals: rpcRefusals },
       schema: {
+        ...rpcAuth,
+        summary: "Submit messages in bulk",
+        description: "SPEC Errors 1: many protobuf messages; each answered with its message or its error.",
+        tags: ["Submit"],
         response: {
-          200: { type: "object", required: ["messages"], properties: { messages: { type: "array" } } },
+          200: {
+            type: "object",
+            required: ["messages"],
+            additionalProperties: false,
+            properties: { messages: { type: "array", items: { anyOf: [messageSchema, refusedSchema] } } },
+          },
         },
       },
     },

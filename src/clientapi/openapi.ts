@@ -1,0 +1,27 @@
+/** The client API's OpenAPI document: what it is, its operation groups and its error body (SPEC B). */
+import type { ApiDescription } from "../http/index.js";
+import { clientApiErrorSchema } from "./errors.js";
+
+export const clientApiApi: ApiDescription = {
+  title: "castnet client API",
+  description:
+    "SPEC B: the client API. Channels, channel follows, power badges, actions, blocks and signed key " +
+    "requests; paths versioned /v1/ and /v2/ side by side (SPEC Versioning 1).",
+  tags: [
+    { name: "Channels", description: "SPEC B. Channel: channels and their members." },
+    { name: "Channel follows", description: "Who follows which channel." },
+    { name: "Power badges", description: "The fids holding a power badge, recalculated weekly." },
+    { name: "Actions", description: "Cast and composer actions apps can install." },
+    { name: "Blocks", description: "Who blocks whom." },
+    { name: "Signed key requests", description: "SPEC Signed key request: pending → approved → completed." },
+    { name: "Sponsors", description: "Sponsorship credits (SPEC Authentication 6)." },
+  ],
+  schemas: [clientApiErrorSchema],
+  errorSchema: clientApiErrorSchema.$id,
+  refusals: {
+    402: "The sponsor has too few credits (SPEC Authentication 6).",
+    404: "No such channel, token, action or sponsor.",
+    409: "At odds with the current state: already approved, expired or taken.",
+    429: "Too many requests from this address; Retry-After says when to try again.",
+  },
+};

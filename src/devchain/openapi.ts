@@ -1,0 +1,26 @@
+/** The devchain's OpenAPI document: what it is, its operation groups and its error body. */
+import type { ApiDescription } from "../http/index.js";
+import { chainErrorSchema } from "./errors.js";
+
+export const chainApi: ApiDescription = {
+  title: "castnet devchain",
+  description:
+    "A local model of the id, key and storage registries, mined into blocks, with the on-chain events " +
+    "the hub follows (SPEC C. On-chain event). Writes stand for the contracts' transactions.",
+  tags: [
+    {
+      name: "Accounts",
+      description: "Development accounts: a fid with custody, storage and a signer in one call.",
+    },
+    { name: "Blocks", description: "Blocks, mining and the event log the hub follows." },
+    { name: "Id registry", description: "Fids, their custody and recovery addresses." },
+    { name: "Key registry", description: "Signer keys of fids (SPEC Authentication 3)." },
+    { name: "Storage registry", description: "Storage units rented by fids." },
+  ],
+  schemas: [chainErrorSchema],
+  errorSchema: chainErrorSchema.$id,
+  refusals: {
+    404: "No such fid, address, key or transaction.",
+    409: "The contracts would revert: the custody address, key or state is taken or gone.",
+  },
+};
