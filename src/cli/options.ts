@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { Command, CommanderError, Option } from "commander";
 import type { HttpOptions } from "../http/index.js";
 import type { NamingProfileName } from "../protocol/naming.js";
 import type { DatabaseConfig } from "../storage/index.js";
@@ -40,14 +40,40 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-/** node:util parseArgs errors as one short sentence that points at the help. */
-export function usageErrorOf(error: unknown, help: string): UsageError {
-  const message = (error as Error).message.split("\n")[0]!;
-  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
-  if (ambiguous) return new UsageError(`write ${ambiguous[1]}=<value> when the value starts with "-"`);
-  const unknown = /^Unknown option '([^']+)'/.exec(message);
-  if (unknown) return new UsageError(`unknown option '${unknown[1]}' (see ${help})`);
-  return new UsageError(message.replace(/\. To specify .*$/, ""));
+/**
+ * A commander refusal as one short sentence that points at the help of the command it came from
+ * (`path`: "castnet", "castnet account", …).
+ */
+export function usageErrorOf(error: CommanderError, path: string): UsageError {
+  const message = error.message.split("\n")[0]!.replace(/^error: /, "");
+  const quoted = /'([^']+)'/.exec(message)?.[1] ?? "";
+  const help = `${path} --help`;
+  switch (error.code) {
+    case "commander.unknownOption":
+      return new UsageError(`unknown option '${quoted}' (see ${help})`);
+    case "commander.unknownCommand": {
+      const command = [...path.split(" ").slice(1), quoted].join(" ");
+      return new UsageError(`unknown command "${command}" (see ${help})`);
+    }
+    case "commander.excessArguments":
+      return new UsageError(`too many arguments (see ${help})`);
+    case "commander.missingArgument":
+      return new UsageError(`missing <${quoted}> (see ${help})`);
+    default:
+      return new UsageError(`${message} (see ${help})`);
+  }
+}
+
+/**
+ * `--flag -1` is refused rather than read either way: a value that starts with "-" is more often a
+ * forgotten value followed by the next flag than a value. `--flag=-1` says which is meant.
+ */
+export function refuseDashValues(command: Command, args: readonly string[]): void {
+  const taking = new Set(command.options.filter((o) => o.required || o.optional).map((o) => o.long));
+  for (let i = 0; i < args.length - 1; i++) {
+    if (taking.has(args[i]) && args[i + 1]!.startsWith("-") && args[i + 1] !== "-")
+      throw new UsageError(`write ${args[i]}=<value> when the value starts with "-"`);
+  }
 }
 
 interface OptionSpec {
@@ -219,25 +245,44 @@ export function readAdminTokenFile(path: string): string {
   return token;
 }
 
+/** Adds every START_OPTIONS entry to `command` as `--name <value>`, its help naming its variable. */
+export function addStartOptions(command: Command): Command {
+  for (const [name, spec] of Object.entries(START_OPTIONS)) {
+    const dflt = spec.default !== undefined ? `; default ${spec.default}` : "";
+    // No commander default or env here: the environment is resolved below, over an `env` tests give.
+    command.addOption(new Option(`--${name} <value>`, `${spec.help} (env ${spec.env}${dflt})`));
+  }
+  return command.addHelpText(
+    "after",
+    "\nEnvironment:\n  DATABASE_URL             postgres://... to keep every part in one PostgreSQL database",
+  );
+}
+
 /** Parses `castnet start` arguments over the environment; throws UsageError for anything unclear. */
 export function parseStartOptions(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): StackConfig {
-  let parsed;
+  const command = addStartOptions(new Command("start"))
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  refuseDashValues(command, args);
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: Object.fromEntries(Object.keys(START_OPTIONS).map((k) => [k, { type: "string" as const }])),
-      strict: true,
-      allowPositionals: false,
-    });
+    command.parse([...args], { from: "user" });
   } catch (error) {
-    throw usageErrorOf(error, "castnet start --help");
+    if (error instanceof CommanderError) throw usageErrorOf(error, "castnet start");
+    throw error;
   }
+  return startConfigOf(command, env);
+}
+
+/** The stack configuration from a `start` command's parsed options, over the environment. */
+export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process.env): StackConfig {
+  const values = command.opts<Record<string, string | undefined>>();
   const value = (name: string): string | undefined => {
     const spec = START_OPTIONS[name]!;
-    const given = (parsed.values as Record<string, string | undefined>)[name] ?? env[spec.env];
+    const attribute = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+    const given = values[attribute] ?? env[spec.env];
     return given === undefined || given === "" ? spec.default : given;
   };
 
