@@ -4,6 +4,19 @@ import { fromProtocolTime } from "../../protocol/time.js";
 import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
 import { resolveFid } from "../targets.js";
 
+/** The text as its author wrote it: each mention put back as @<fid> at its byte position. */
+function withMentions(text: string, mentions: number[], positions: number[]): string {
+  const bytes = Buffer.from(text, "utf8");
+  let out = "";
+  let from = 0;
+  mentions.forEach((fid, i) => {
+    const at = positions[i] ?? bytes.length;
+    out += `${bytes.subarray(from, at).toString("utf8")}@${fid}`;
+    from = at;
+  });
+  return out + bytes.subarray(from).toString("utf8");
+}
+
 export function registerFeed(program: Command): void {
   withOptions(
     program
@@ -26,6 +39,7 @@ export function registerFeed(program: Command): void {
       ...(m.data.castAddBody?.parentUrl ? { channel: m.data.castAddBody.parentUrl } : {}),
       embeds: (m.data.castAddBody?.embeds ?? []).flatMap((e) => (e.url ? [e.url] : [])),
       mentions: m.data.castAddBody?.mentions ?? [],
+      mentionsPositions: m.data.castAddBody?.mentionsPositions ?? [],
     }));
     report(
       options,
@@ -34,7 +48,9 @@ export function registerFeed(program: Command): void {
         ? `fid ${fid} has no casts`
         : casts.flatMap((c) => [
             `${c.time.replace("T", " ").slice(0, 19)}  ${c.castId}${c.replyTo ? `  ↳ ${c.replyTo}` : ""}${c.channel ? `  in ${c.channel}` : ""}`,
-            ...c.text.split("\n").map((line) => `  ${line}`),
+            ...withMentions(c.text, c.mentions, c.mentionsPositions)
+              .split("\n")
+              .map((line) => `  ${line}`),
             ...c.embeds.map((url) => `  [${url}]`),
           ]),
     );
