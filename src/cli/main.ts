@@ -7,7 +7,8 @@ import { type Command, CommanderError } from "commander";
 import { ChainError } from "../devchain/errors.js";
 import { StartupError } from "../http/index.js";
 import { CliError } from "./http/request.js";
-import { UsageError, refuseDashValues } from "./options.js";
+import { UsageError } from "./options.js";
+import { refuseDashValues } from "./usage.js";
 import { buildProgram } from "./program.js";
 
 /** The command the arguments name, for checks commander cannot make (values that start with "-"). */

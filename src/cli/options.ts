@@ -4,6 +4,8 @@ import { Command, CommanderError, Option } from "commander";
 import type { HttpOptions } from "../http/index.js";
 import type { NamingProfileName } from "../protocol/naming.js";
 import type { DatabaseConfig } from "../storage/index.js";
+import { DEFAULT_CONFIG_FILE, type PartSettings, readConfigFile } from "./configFile.js";
+import { refuseDashValues, usageErrorOf } from "./usage.js";
 
 export type PartName = "registry" | "hub" | "api" | "chain";
 export const PART_NAMES: readonly PartName[] = ["registry", "hub", "api", "chain"];
@@ -33,47 +35,13 @@ export interface StackConfig {
   registryAdmins: Record<number, `0x${string}`>;
   /** Host, origin, time and connection limits every part's HTTP server applies. */
   http: HttpOptions;
+  /** Per-part settings from the config file, for each part's createX. */
+  parts: PartSettings;
 }
 
 /** A bad command line: printed as one line, exit status 2. */
 export class UsageError extends Error {
   override name = "UsageError";
-}
-
-/**
- * A commander refusal as one short sentence that points at the help of the command it came from
- * (`path`: "castnet", "castnet account", …).
- */
-export function usageErrorOf(error: CommanderError, path: string): UsageError {
-  const message = error.message.split("\n")[0]!.replace(/^error: /, "");
-  const quoted = /'([^']+)'/.exec(message)?.[1] ?? "";
-  const help = `${path} --help`;
-  switch (error.code) {
-    case "commander.unknownOption":
-      return new UsageError(`unknown option '${quoted}' (see ${help})`);
-    case "commander.unknownCommand": {
-      const command = [...path.split(" ").slice(1), quoted].join(" ");
-      return new UsageError(`unknown command "${command}" (see ${help})`);
-    }
-    case "commander.excessArguments":
-      return new UsageError(`too many arguments (see ${help})`);
-    case "commander.missingArgument":
-      return new UsageError(`missing <${quoted}> (see ${help})`);
-    default:
-      return new UsageError(`${message} (see ${help})`);
-  }
-}
-
-/**
- * `--flag -1` is refused rather than read either way: a value that starts with "-" is more often a
- * forgotten value followed by the next flag than a value. `--flag=-1` says which is meant.
- */
-export function refuseDashValues(command: Command, args: readonly string[]): void {
-  const taking = new Set(command.options.filter((o) => o.required || o.optional).map((o) => o.long));
-  for (let i = 0; i < args.length - 1; i++) {
-    if (taking.has(args[i]) && args[i + 1]!.startsWith("-") && args[i + 1] !== "-")
-      throw new UsageError(`write ${args[i]}=<value> when the value starts with "-"`);
-  }
 }
 
 interface OptionSpec {
@@ -84,6 +52,10 @@ interface OptionSpec {
 
 /** Every `castnet start` option; each can also be set by its environment variable. */
 export const START_OPTIONS: Record<string, OptionSpec> = {
+  config: {
+    env: "CASTNET_CONFIG",
+    help: `JSON file of start options and per-part settings (default ./${DEFAULT_CONFIG_FILE} when present)`,
+  },
   "data-dir": { env: "CASTNET_DATA_DIR", default: "./.castnet", help: "where the embedded databases live" },
   host: { env: "CASTNET_HOST", default: "127.0.0.1", help: "address to listen on" },
   "registry-port": { env: "CASTNET_REGISTRY_PORT", default: "2280", help: "name registry port" },
@@ -279,12 +251,20 @@ export function parseStartOptions(
 /** The stack configuration from a `start` command's parsed options, over the environment. */
 export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process.env): StackConfig {
   const values = command.opts<Record<string, string | undefined>>();
-  const value = (name: string): string | undefined => {
-    const spec = START_OPTIONS[name]!;
+  const given = (name: string): string | undefined => {
     const attribute = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-    const given = values[attribute] ?? env[spec.env];
-    return given === undefined || given === "" ? spec.default : given;
+    const set = values[attribute] ?? env[START_OPTIONS[name]!.env];
+    return set === "" ? undefined : set;
   };
+  const configPath = given("config");
+  const file = readConfigFile(
+    resolve(configPath ?? DEFAULT_CONFIG_FILE),
+    configPath !== undefined,
+    Object.keys(START_OPTIONS),
+  );
+  // Flags, then the environment, then the file, then the default.
+  const value = (name: string): string | undefined =>
+    given(name) ?? file.options[name] ?? START_OPTIONS[name]!.default;
 
   const only = (value("only") ?? PART_NAMES.join(","))
     .split(",")
@@ -353,6 +333,7 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
       idleTimeoutMs: milliseconds("idle-timeout", value("idle-timeout")),
       maxConnections: count("max-connections", value("max-connections")),
     },
+    parts: file.parts,
   };
   requireUrls(config);
   return config;

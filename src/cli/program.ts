@@ -17,7 +17,7 @@ import { registerSigner } from "./commands/signer.js";
 import { registerStart } from "./commands/start.js";
 import { registerStorage } from "./commands/storage.js";
 import { registerVerify } from "./commands/verify.js";
-import { usageErrorOf } from "./options.js";
+import { usageErrorOf } from "./usage.js";
 import { version } from "./version.js";
 
 const EVERYDAY = `

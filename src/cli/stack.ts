@@ -75,6 +75,7 @@ export async function startStack(
         naming,
         adminFids: config.registryAdmins,
         http: config.http,
+        ...config.parts.registry,
       });
       started.push({ part: "registry", ...registry });
       feed = registry.feed;
@@ -95,6 +96,7 @@ export async function startStack(
         rpcAuth: config.rpcAuth,
         adminToken: config.adminToken,
         http: config.http,
+        ...config.parts.hub,
       });
       started.push({ part: "hub", ...hub });
       activity = hub.service;
@@ -112,6 +114,7 @@ export async function startStack(
         activity: activity!,
         seed: config.seed,
         http: config.http,
+        ...config.parts.api,
       });
       started.push({ part: "api", ...api });
     }
