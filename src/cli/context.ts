@@ -31,10 +31,18 @@ function startDefault(name: string): string {
   return START_OPTIONS[name]!.default!;
 }
 
-/** The options a command takes: the parts it calls, an account, --json. */
+/**
+ * The options a command takes: the parts it calls, the keystore (to name accounts), an account that
+ * acts (`--as`, which needs the keystore), --json.
+ */
 export function withOptions(
   command: Command,
-  { parts = [], account = false, json = true }: { parts?: Part[]; account?: boolean; json?: boolean },
+  {
+    parts = [],
+    keystore = false,
+    account = false,
+    json = true,
+  }: { parts?: Part[]; keystore?: boolean; account?: boolean; json?: boolean },
 ): Command {
   for (const part of parts) {
     const flag = part === "api" ? "api-url" : `${part}-url`;
@@ -55,14 +63,14 @@ export function withOptions(
         .env("CASTNET_NETWORK")
         .default(startDefault("network")),
     );
-  if (account) {
+  if (keystore || account)
     command.addOption(
       new Option("--data-dir <dir>", "where the keystore is (as for start)")
         .env("CASTNET_DATA_DIR")
         .default(startDefault("data-dir")),
     );
+  if (account)
     command.addOption(new Option("--as <account>", "the account that acts (default: the one in use)"));
-  }
   if (json) command.addOption(new Option("--json", "print the result as one JSON document"));
   return command;
 }

@@ -36,7 +36,7 @@ export function registerAccount(program: Command): void {
       .command("create [name]")
       .description("register a fid on the devchain with storage and a signer, and keep it by name")
       .addOption(new Option("--units <n>", "storage units to rent").default("1")),
-    { parts: ["chain"], account: true },
+    { parts: ["chain"], keystore: true },
   ).action(async (given: string | undefined, options: CommonOptions & { units: string }) => {
     const context = contextOf(options);
     const keystore = context.keystore();
@@ -63,7 +63,7 @@ export function registerAccount(program: Command): void {
     );
   });
 
-  withOptions(account.command("list").description("the accounts of the keystore"), { account: true }).action(
+  withOptions(account.command("list").description("the accounts of the keystore"), { keystore: true }).action(
     (options: CommonOptions) => {
       const keystore = contextOf(options).keystore();
       const accounts = keystore.names().map((name) => visible(name, keystore.get(name), keystore.current()));
@@ -84,7 +84,7 @@ export function registerAccount(program: Command): void {
       .command("show <name>")
       .description("an account's fid and addresses (and its private keys with --reveal)")
       .addOption(new Option("--reveal", "also print the private keys")),
-    { account: true },
+    { keystore: true },
   ).action((name: string, options: CommonOptions & { reveal?: boolean }) => {
     const keystore = contextOf(options).keystore();
     const stored = keystore.get(name);
@@ -107,7 +107,7 @@ export function registerAccount(program: Command): void {
       .description("keep an existing fid's keys in the keystore")
       .requiredOption("--custody-key <0x…>", "the fid's custody private key")
       .addOption(new Option("--signer-key <0x…>", "an active Ed25519 signer's 32-byte private key")),
-    { parts: ["chain"], account: true },
+    { parts: ["chain"], keystore: true },
   ).action(async (name: string, options: CommonOptions & { custodyKey: string; signerKey?: string }) => {
     const context = contextOf(options);
     const custodyPrivateKey = privateKey("--custody-key", options.custodyKey);
@@ -129,7 +129,7 @@ export function registerAccount(program: Command): void {
   });
 
   withOptions(account.command("use <name>").description("make <name> the account that acts by default"), {
-    account: true,
+    keystore: true,
     json: false,
   }).action((name: string, options: CommonOptions) => {
     contextOf(options).keystore().use(name);

@@ -23,7 +23,7 @@ export function registerChannel(program: Command): void {
       .addOption(new Option("--image <url>", "its image URL"))
       .addOption(new Option("--description <text>", "what it is about"))
       .addOption(new Option("--lead <name|fid>", "its lead")),
-    { parts: ["api", "registry"], account: true },
+    { parts: ["api", "registry"], keystore: true },
   ).action(async (id: string, options: CreateOptions) => {
     const context = contextOf(options);
     const url = options.url ?? `https://castnet.example/channel/${id}`;

@@ -23,7 +23,7 @@ export function registerFeed(program: Command): void {
       .command("feed <name|fid>")
       .description("a user's casts, newest first")
       .addOption(new Option("--limit <n>", "how many casts").default("20")),
-    { parts: ["hub", "registry"], account: true, json: true },
+    { parts: ["hub", "registry"], keystore: true },
   ).action(async (who: string, options: CommonOptions & { limit: string }) => {
     const limit = wholeNumber("--limit", options.limit, 1, 1000);
     const context = contextOf(options);

@@ -29,7 +29,7 @@ export function registerKeyRequest(program: Command): void {
       .description("as an app: ask for a fresh key to sign for a user; prints the deep link and its QR code")
       .requiredOption("--app <account>", "the app's account in the keystore")
       .addOption(new Option("--redirect-url <url>", "where the user's wallet sends them afterwards")),
-    { parts: ["api"], account: true },
+    { parts: ["api"], keystore: true },
   ).action(async (options: CommonOptions & { app: string; redirectUrl?: string }) => {
     const context = contextOf(options);
     const app = context.keystore().get(options.app);
