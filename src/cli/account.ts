@@ -1,6 +1,7 @@
 /** `castnet account create`: a ready-to-use development account on a running devchain, in one step. */
-import { bytesToHex, type Hex } from "viem";
+import { bytesToHex, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import type { ChainWriter } from "../devchain/client.js";
 import { httpChainClient } from "../devchain/httpClient.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { generateEd25519KeyPair } from "../protocol/ed25519.js";
@@ -47,33 +48,49 @@ export async function createAccount(options: CreateAccountOptions): Promise<Acco
   const registered = await chain.register({ custody: custody.address, recovery: custody.address });
   await chain.rentStorage(registered.fid, options.units);
 
-  const signer = generateEd25519KeyPair();
-  const signerPublicKey = bytesToHex(signer.publicKey);
-  const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
-  const request = { requestFid: registered.fid, key: signerPublicKey, deadline };
-  const signature = await signSignedKeyRequest(custody, options.naming ?? NEUTRAL, request);
-  const metadata = encodeSignedKeyRequestMetadata({
-    requestFid: registered.fid,
-    requestSigner: custody.address,
-    signature,
-    deadline,
-  });
-  await chain.addKey({
-    fid: registered.fid,
-    key: signerPublicKey,
-    keyType: KEY_TYPE_ED25519,
-    metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
-    metadata,
-  });
-
+  const signer = await addSigner(chain, custody, registered.fid, options.naming ?? NEUTRAL);
   return {
     fid: registered.fid,
     custodyAddress: registered.custody,
     custodyPrivateKey,
     recoveryAddress: registered.recovery,
-    signerPublicKey,
-    signerPrivateKey: bytesToHex(signer.privateKey),
+    signerPublicKey: signer.publicKey,
+    signerPrivateKey: signer.privateKey,
     storageUnits: options.units,
     warning: "development keys: never use on a real network",
   };
+}
+
+/**
+ * A fresh Ed25519 key added as a signer of `fid`, with a signed key request its custody address made
+ * for itself, as the key registry's validator expects; returns once the key add is mined.
+ */
+export async function addSigner(
+  chain: ChainWriter,
+  custody: LocalAccount,
+  fid: number,
+  naming: NamingProfile,
+): Promise<{ publicKey: Hex; privateKey: Hex }> {
+  const signer = generateEd25519KeyPair();
+  const publicKey = bytesToHex(signer.publicKey);
+  const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
+  const signature = await signSignedKeyRequest(custody, naming, {
+    requestFid: fid,
+    key: publicKey,
+    deadline,
+  });
+  const metadata = encodeSignedKeyRequestMetadata({
+    requestFid: fid,
+    requestSigner: custody.address,
+    signature,
+    deadline,
+  });
+  await chain.addKey({
+    fid,
+    key: publicKey,
+    keyType: KEY_TYPE_ED25519,
+    metadataType: METADATA_TYPE_SIGNED_KEY_REQUEST,
+    metadata,
+  });
+  return { publicKey, privateKey: bytesToHex(signer.privateKey) };
 }

@@ -19,8 +19,9 @@ export class KeyRequestError extends Error {
   constructor(
     message: string,
     readonly status?: number,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
   }
 }
 
@@ -32,7 +33,11 @@ async function send<T>(url: string, init: RequestInit = {}): Promise<T> {
     response = await fetch(url, { ...init, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (error) {
     throw new KeyRequestError(
-      `cannot reach the client API at ${new URL(url).origin}: ${(error as Error).message}`,
+      `cannot reach the client API at ${new URL(url).origin}: is castnet running?`,
+      undefined,
+      {
+        cause: error,
+      },
     );
   }
   const body = (await response.json().catch(() => undefined)) as

@@ -1,9 +1,11 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { Command, CommanderError, Option } from "commander";
 import type { HttpOptions } from "../http/index.js";
 import type { NamingProfileName } from "../protocol/naming.js";
 import type { DatabaseConfig } from "../storage/index.js";
+import { DEFAULT_CONFIG_FILE, type PartSettings, readConfigFile } from "./configFile.js";
+import { refuseDashValues, usageErrorOf } from "./usage.js";
 
 export type PartName = "registry" | "hub" | "api" | "chain";
 export const PART_NAMES: readonly PartName[] = ["registry", "hub", "api", "chain"];
@@ -36,21 +38,13 @@ export interface StackConfig {
   registryAdmins: Record<number, `0x${string}`>;
   /** Host, origin, time and connection limits every part's HTTP server applies. */
   http: HttpOptions;
+  /** Per-part settings from the config file, for each part's createX. */
+  parts: PartSettings;
 }
 
 /** A bad command line: printed as one line, exit status 2. */
 export class UsageError extends Error {
   override name = "UsageError";
-}
-
-/** node:util parseArgs errors as one short sentence that points at the help. */
-export function usageErrorOf(error: unknown, help: string): UsageError {
-  const message = (error as Error).message.split("\n")[0]!;
-  const ambiguous = /^Option '(--[\w-]+)' argument is ambiguous/.exec(message);
-  if (ambiguous) return new UsageError(`write ${ambiguous[1]}=<value> when the value starts with "-"`);
-  const unknown = /^Unknown option '([^']+)'/.exec(message);
-  if (unknown) return new UsageError(`unknown option '${unknown[1]}' (see ${help})`);
-  return new UsageError(message.replace(/\. To specify .*$/, ""));
 }
 
 interface OptionSpec {
@@ -61,6 +55,10 @@ interface OptionSpec {
 
 /** Every `castnet start` option; each can also be set by its environment variable. */
 export const START_OPTIONS: Record<string, OptionSpec> = {
+  config: {
+    env: "CASTNET_CONFIG",
+    help: `JSON file of start options and per-part settings (default ./${DEFAULT_CONFIG_FILE} when present)`,
+  },
   "data-dir": { env: "CASTNET_DATA_DIR", default: "./.castnet", help: "where the embedded databases live" },
   host: { env: "CASTNET_HOST", default: "127.0.0.1", help: "address to listen on" },
   "registry-port": { env: "CASTNET_REGISTRY_PORT", default: "2280", help: "name registry port" },
@@ -225,27 +223,54 @@ export function readAdminTokenFile(path: string): string {
   return token;
 }
 
+/** Adds every START_OPTIONS entry to `command` as `--name <value>`, its help naming its variable. */
+export function addStartOptions(command: Command): Command {
+  for (const [name, spec] of Object.entries(START_OPTIONS)) {
+    const dflt = spec.default !== undefined ? `; default ${spec.default}` : "";
+    // No commander default or env here: the environment is resolved below, over an `env` tests give.
+    command.addOption(new Option(`--${name} <value>`, `${spec.help} (env ${spec.env}${dflt})`));
+  }
+  return command.addHelpText(
+    "after",
+    "\nEnvironment:\n  DATABASE_URL             postgres://... to keep every part in one PostgreSQL database",
+  );
+}
+
 /** Parses `castnet start` arguments over the environment; throws UsageError for anything unclear. */
 export function parseStartOptions(
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
 ): StackConfig {
-  let parsed;
+  const command = addStartOptions(new Command("start"))
+    .exitOverride()
+    .configureOutput({ writeErr: () => undefined, writeOut: () => undefined });
+  refuseDashValues(command, args);
   try {
-    parsed = parseArgs({
-      args: [...args],
-      options: Object.fromEntries(Object.keys(START_OPTIONS).map((k) => [k, { type: "string" as const }])),
-      strict: true,
-      allowPositionals: false,
-    });
+    command.parse([...args], { from: "user" });
   } catch (error) {
-    throw usageErrorOf(error, "castnet start --help");
+    if (error instanceof CommanderError) throw usageErrorOf(error, "castnet start");
+    throw error;
   }
-  const value = (name: string): string | undefined => {
-    const spec = START_OPTIONS[name]!;
-    const given = (parsed.values as Record<string, string | undefined>)[name] ?? env[spec.env];
-    return given === undefined || given === "" ? spec.default : given;
+  return startConfigOf(command, env);
+}
+
+/** The stack configuration from a `start` command's parsed options, over the environment. */
+export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process.env): StackConfig {
+  const values = command.opts<Record<string, string | undefined>>();
+  const given = (name: string): string | undefined => {
+    const attribute = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
+    const set = values[attribute] ?? env[START_OPTIONS[name]!.env];
+    return set === "" ? undefined : set;
   };
+  const configPath = given("config");
+  const file = readConfigFile(
+    resolve(configPath ?? DEFAULT_CONFIG_FILE),
+    configPath !== undefined,
+    Object.keys(START_OPTIONS),
+  );
+  // Flags, then the environment, then the file, then the default.
+  const value = (name: string): string | undefined =>
+    given(name) ?? file.options[name] ?? START_OPTIONS[name]!.default;
 
   const only = (value("only") ?? PART_NAMES.join(","))
     .split(",")
@@ -320,6 +345,7 @@ export function parseStartOptions(
       idleTimeoutMs: milliseconds("idle-timeout", value("idle-timeout")),
       maxConnections: count("max-connections", value("max-connections")),
     },
+    parts: file.parts,
   };
   requireUrls(config);
   return config;

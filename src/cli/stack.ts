@@ -103,6 +103,7 @@ export async function startStack(
         adminFids: config.registryAdmins,
         adminToken: config.adminToken,
         http: config.http,
+        ...config.parts.registry,
       });
       started.push({ part: "registry", ...registry });
       feed = registry.feed;
@@ -124,6 +125,7 @@ export async function startStack(
         adminToken: config.adminToken,
         http: config.http,
         grpcTls: config.hubGrpcTls && readTls(config.hubGrpcTls),
+        ...config.parts.hub,
       });
       started.push({ part: "hub", ...hub });
       grpc = hub.grpc;
@@ -142,6 +144,7 @@ export async function startStack(
         activity: activity!,
         seed: config.seed,
         http: config.http,
+        ...config.parts.api,
       });
       started.push({ part: "api", ...api });
     }

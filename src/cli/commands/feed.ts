@@ -1,0 +1,58 @@
+/** `castnet feed <name|fid>`: a fid's casts, newest first, readable in a terminal. */
+import { type Command, Option } from "commander";
+import { fromProtocolTime } from "../../protocol/time.js";
+import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
+import { resolveFid } from "../targets.js";
+
+/** The text as its author wrote it: each mention put back as @<fid> at its byte position. */
+function withMentions(text: string, mentions: number[], positions: number[]): string {
+  const bytes = Buffer.from(text, "utf8");
+  let out = "";
+  let from = 0;
+  mentions.forEach((fid, i) => {
+    const at = positions[i] ?? bytes.length;
+    out += `${bytes.subarray(from, at).toString("utf8")}@${fid}`;
+    from = at;
+  });
+  return out + bytes.subarray(from).toString("utf8");
+}
+
+export function registerFeed(program: Command): void {
+  withOptions(
+    program
+      .command("feed <name|fid>")
+      .description("a user's casts, newest first")
+      .addOption(new Option("--limit <n>", "how many casts").default("20")),
+    { parts: ["hub", "registry"], keystore: true },
+  ).action(async (who: string, options: CommonOptions & { limit: string }) => {
+    const limit = wholeNumber("--limit", options.limit, 1, 1000);
+    const context = contextOf(options);
+    const fid = await resolveFid(context, who);
+    const page = await context.hub.castsByFid(fid, limit);
+    const casts = page.messages.map((m) => ({
+      castId: `${fid}:${m.hash}`,
+      time: new Date(fromProtocolTime(m.data.timestamp)).toISOString(),
+      text: m.data.castAddBody?.text ?? "",
+      ...(m.data.castAddBody?.parentCastId
+        ? { replyTo: `${m.data.castAddBody.parentCastId.fid}:${m.data.castAddBody.parentCastId.hash}` }
+        : {}),
+      ...(m.data.castAddBody?.parentUrl ? { channel: m.data.castAddBody.parentUrl } : {}),
+      embeds: (m.data.castAddBody?.embeds ?? []).flatMap((e) => (e.url ? [e.url] : [])),
+      mentions: m.data.castAddBody?.mentions ?? [],
+      mentionsPositions: m.data.castAddBody?.mentionsPositions ?? [],
+    }));
+    report(
+      options,
+      { fid, casts },
+      casts.length === 0
+        ? `fid ${fid} has no casts`
+        : casts.flatMap((c) => [
+            `${c.time.replace("T", " ").slice(0, 19)}  ${c.castId}${c.replyTo ? `  ↳ ${c.replyTo}` : ""}${c.channel ? `  in ${c.channel}` : ""}`,
+            ...withMentions(c.text, c.mentions, c.mentionsPositions)
+              .split("\n")
+              .map((line) => `  ${line}`),
+            ...c.embeds.map((url) => `  [${url}]`),
+          ]),
+    );
+  });
+}

@@ -1,0 +1,101 @@
+/** `castnet key-request create|approve|show`: the signed key request flow from both sides. */
+import { type Command, Option } from "commander";
+import { bytesToHex, type Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { renderUnicodeCompact } from "uqr";
+import { generateEd25519KeyPair } from "../../protocol/ed25519.js";
+import {
+  RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS,
+  signSignedKeyRequest,
+} from "../../protocol/eip712/index.js";
+import { NEUTRAL } from "../../protocol/naming.js";
+import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { approveKeyRequest } from "../keyRequest.js";
+import { UsageError } from "../options.js";
+
+interface ApproveOptions extends CommonOptions {
+  fid?: string;
+  custodyKey?: string;
+}
+
+export function registerKeyRequest(program: Command): void {
+  const keyRequest = program
+    .command("key-request")
+    .description("signed key requests (an app asking to sign for a user)");
+
+  withOptions(
+    keyRequest
+      .command("create")
+      .description("as an app: ask for a fresh key to sign for a user; prints the deep link and its QR code")
+      .requiredOption("--app <account>", "the app's account in the keystore")
+      .addOption(new Option("--redirect-url <url>", "where the user's wallet sends them afterwards")),
+    { parts: ["api"], keystore: true },
+  ).action(async (options: CommonOptions & { app: string; redirectUrl?: string }) => {
+    const context = contextOf(options);
+    const app = context.keystore().get(options.app);
+    const key = generateEd25519KeyPair();
+    const publicKey = bytesToHex(key.publicKey);
+    const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
+    const custody = privateKeyToAccount(app.custodyPrivateKey);
+    const signature = await signSignedKeyRequest(custody, NEUTRAL, {
+      requestFid: app.fid,
+      key: publicKey,
+      deadline,
+    });
+    const { signedKeyRequest } = await context.api.createKeyRequest({
+      key: publicKey,
+      requestFid: app.fid,
+      deadline,
+      signature,
+      ...(options.redirectUrl === undefined ? {} : { redirectUrl: options.redirectUrl }),
+    });
+    context.keystore().keepRequestedKey(signedKeyRequest.token, {
+      app: options.app,
+      publicKey,
+      privateKey: bytesToHex(key.privateKey),
+    });
+    report(options, signedKeyRequest, [
+      `key request ${signedKeyRequest.token} by fid ${app.fid} for key ${publicKey}`,
+      `deep link: ${signedKeyRequest.deeplinkUrl}`,
+      renderUnicodeCompact(signedKeyRequest.deeplinkUrl),
+      `approve it as a user: castnet key-request approve ${signedKeyRequest.token} --as <account>`,
+    ]);
+  });
+
+  withOptions(
+    keyRequest
+      .command("approve <token>")
+      .description("as a user: approve a request with the account's custody key")
+      .addOption(new Option("--fid <fid>", "the approving fid, with --custody-key, instead of --as"))
+      .addOption(new Option("--custody-key <0x…>", "that fid's custody private key")),
+    { parts: ["api"], account: true },
+  ).action(async (token: string, options: ApproveOptions) => {
+    const context = contextOf(options);
+    let fid: number;
+    let custodyPrivateKey: Hex;
+    if (options.fid !== undefined || options.custodyKey !== undefined) {
+      fid = Number(options.fid);
+      if (!Number.isInteger(fid) || fid < 1) throw new UsageError("--fid must be the approving user's fid");
+      if (!options.custodyKey || !/^0x[0-9a-fA-F]{64}$/.test(options.custodyKey))
+        throw new UsageError("--custody-key must be the user's 32-byte custody private key in 0x hex");
+      custodyPrivateKey = options.custodyKey as Hex;
+    } else {
+      const { account } = context.actor();
+      fid = account.fid;
+      custodyPrivateKey = account.custodyPrivateKey;
+    }
+    const approved = await approveKeyRequest({ apiUrl: context.api.base, token, fid, custodyPrivateKey });
+    report(options, approved, `key request ${token} is ${approved.state} for fid ${fid}`);
+  });
+
+  withOptions(keyRequest.command("show <token>").description("a request's state"), { parts: ["api"] }).action(
+    async (token: string, options: CommonOptions) => {
+      const { signedKeyRequest } = await contextOf(options).api.keyRequest(token);
+      report(
+        options,
+        signedKeyRequest,
+        `key request ${token}: ${signedKeyRequest.state}${signedKeyRequest.userFid ? ` for fid ${signedKeyRequest.userFid}` : ""}, key ${signedKeyRequest.key}, by fid ${signedKeyRequest.requestFid}`,
+      );
+    },
+  );
+}

@@ -1,0 +1,107 @@
+/** `castnet name …`: fnames at the registry, and the USERNAME that makes one a user's name. */
+import type { Command } from "commander";
+import { privateKeyToAccount } from "viem/accounts";
+import { signAdminTransfer, signUsernameProof } from "../../protocol/eip712/index.js";
+import { MessageType, UserDataType } from "../../protocol/generated/message.js";
+import { NEUTRAL } from "../../protocol/naming.js";
+import { type CommonOptions, type Context, contextOf, report, withOptions } from "../context.js";
+import { CliError } from "../http/request.js";
+import { submit } from "../messages.js";
+import { resolveFid } from "../targets.js";
+
+const HUB_WAIT_MS = 20_000;
+
+/** The hub follows the registry; a USERNAME is accepted only once the hub holds the name's proof. */
+async function untilHubHolds(context: Context, name: string, fid: number): Promise<void> {
+  const deadline = Date.now() + HUB_WAIT_MS;
+  while ((await context.hub.userNameProofByName(name))?.fid !== fid) {
+    if (Date.now() > deadline)
+      throw new CliError(`the hub at ${context.hub.base} has not seen the registration of ${name} yet`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+export function registerName(program: Command): void {
+  const name = program.command("name").description("names at the registry");
+
+  withOptions(
+    name.command("register <name>").description("claim a name at the registry and make it the username"),
+    { parts: ["registry", "hub"], account: true },
+  ).action(async (wanted: string, options: CommonOptions) => {
+    const context = contextOf(options);
+    const actor = context.actor();
+    const custody = privateKeyToAccount(actor.account.custodyPrivateKey);
+    const timestamp = await context.registry.currentTime();
+    const signature = await signUsernameProof(custody, NEUTRAL, {
+      name: wanted,
+      timestamp,
+      owner: custody.address,
+    });
+    const transfer = await context.registry.transfer({
+      name: wanted,
+      from: 0,
+      to: actor.account.fid,
+      fid: actor.account.fid,
+      owner: custody.address,
+      timestamp,
+      signature,
+    });
+    await untilHubHolds(context, wanted, actor.account.fid);
+    const message = await submit(context, actor, MessageType.USER_DATA_ADD, {
+      userDataBody: { type: UserDataType.USERNAME, value: wanted },
+    });
+    report(
+      options,
+      { name: wanted, fid: actor.account.fid, transferId: transfer.id, hash: message.hash },
+      `registered ${wanted} for fid ${actor.account.fid} (transfer ${transfer.id}); username set by ${message.hash}`,
+    );
+  });
+
+  withOptions(
+    name
+      .command("transfer <name>")
+      .description("move a name to another fid (the registry lets only its admins do this)")
+      .requiredOption("--to <name|fid>", "the fid that gets the name"),
+    { parts: ["registry", "chain"], account: true },
+  ).action(async (moved: string, options: CommonOptions & { to: string }) => {
+    const context = contextOf(options);
+    const actor = context.actor();
+    const to = await resolveFid(context, options.to);
+    const owner = await context.chain.custodyOf(to);
+    if (owner === undefined) throw new CliError(`fid ${to} is not registered on the devchain`);
+    const admin = privateKeyToAccount(actor.account.custodyPrivateKey);
+    const request = { name: moved, from: actor.account.fid, to, fid: actor.account.fid, owner };
+    const timestamp = await context.registry.currentTime();
+    const signature = await signAdminTransfer(admin, { ...request, timestamp });
+    const transfer = await context.registry.transfer({ ...request, timestamp, signature }).catch((error) => {
+      if (error instanceof CliError && /UNAUTHORIZED/.test(error.message))
+        throw new CliError(
+          `${error.message} (only registry admins move a name between fids: castnet start --registry-admin ${actor.account.fid}=${admin.address})`,
+        );
+      throw error;
+    });
+    report(
+      options,
+      { name: moved, from: transfer.from, to: transfer.to, transferId: transfer.id },
+      `moved ${moved} from fid ${transfer.from} to fid ${transfer.to} (transfer ${transfer.id})`,
+    );
+  });
+
+  withOptions(name.command("show <name>").description("who holds a name"), {
+    parts: ["registry"],
+  }).action(async (shown: string, options: CommonOptions) => {
+    const transfer = await contextOf(options).registry.current(shown);
+    if (transfer === undefined) throw new CliError(`${shown} is not registered`);
+    report(
+      options,
+      {
+        name: shown,
+        fid: transfer.to,
+        owner: transfer.owner,
+        transferId: transfer.id,
+        timestamp: transfer.timestamp,
+      },
+      `${shown}: fid ${transfer.to}, owner ${transfer.owner}, since ${new Date(transfer.timestamp * 1000).toISOString()} (transfer ${transfer.id})`,
+    );
+  });
+}

@@ -1,0 +1,54 @@
+/** `castnet start`: the four parts in one process. */
+import { type Command, Option } from "commander";
+import { addStartOptions, startConfigOf } from "../options.js";
+import { startStack } from "../stack.js";
+import { version } from "../version.js";
+
+const LABELS = { registry: "registry  ", hub: "hub       ", api: "client API", chain: "devchain  " } as const;
+
+export function registerStart(program: Command): void {
+  const start = program
+    .command("start")
+    .description("run the registry, hub, client API and devchain, each on its own port")
+    .addHelpText(
+      "before",
+      "Starts the name registry, hub, client API and devchain in one process, each on its own port,\n" +
+        "with embedded SQLite databases in the data directory, or in PostgreSQL when DATABASE_URL is set.\n",
+    );
+  addStartOptions(start)
+    .addOption(
+      new Option("--print-config", "print the configuration flags, environment and file make, and exit"),
+    )
+    .action(async (options: { printConfig?: boolean }, command: Command) => {
+      const config = startConfigOf(command);
+      if (options.printConfig) {
+        const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };
+        return void console.log(JSON.stringify(shown, null, 2));
+      }
+      const stack = await startStack(config);
+      const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite in ${config.dataDir}`;
+      console.log(
+        `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
+      );
+      for (const [part, url] of Object.entries(stack.urls))
+        console.log(`  ${LABELS[part as keyof typeof LABELS]}  ${url}`);
+      if (stack.hubGrpc !== undefined) console.log(`  hub gRPC    ${stack.hubGrpc}`);
+      console.log("Press Ctrl+C to stop.");
+
+      let stopping = false;
+      const stop = (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        console.log(`\n${signal}: stopping castnet…`);
+        stack.close().then(
+          () => process.exit(0),
+          (error: unknown) => {
+            console.error(`castnet: error while stopping: ${(error as Error).message}`);
+            process.exit(1);
+          },
+        );
+      };
+      process.on("SIGINT", () => stop("SIGINT"));
+      process.on("SIGTERM", () => stop("SIGTERM"));
+    });
+}

@@ -1,0 +1,32 @@
+/** Messages signed with an account's Ed25519 signer and submitted to the hub, as any app does. */
+import type { MessageData, MessageType } from "../protocol/generated/message.js";
+import { fromHex } from "../protocol/hex.js";
+import { encodeMessage, signMessageData } from "../protocol/message.js";
+import { currentProtocolTime } from "../protocol/time.js";
+import type { Context } from "./context.js";
+import type { HubMessage } from "./http/hub.js";
+import type { StoredAccount } from "./keystore.js";
+import { UsageError } from "./options.js";
+
+type Body = Omit<MessageData, "type" | "fid" | "timestamp" | "network">;
+
+export async function submit(
+  context: Context,
+  actor: { name: string; account: StoredAccount },
+  type: MessageType,
+  body: Body,
+): Promise<HubMessage> {
+  const key = actor.account.signerPrivateKey;
+  if (key === undefined)
+    throw new UsageError(
+      `account "${actor.name}" has no signer key: add one with castnet signer add --as ${actor.name}`,
+    );
+  const data: MessageData = {
+    type,
+    fid: actor.account.fid,
+    timestamp: currentProtocolTime(),
+    network: context.network,
+    ...body,
+  };
+  return context.hub.submitMessage(encodeMessage(signMessageData(data, fromHex(key))));
+}

@@ -1,0 +1,70 @@
+/**
+ * The `castnet` program: one module per command group registers its commands. Every command throws
+ * instead of exiting, its refusals already worded as one UsageError (main.ts prints them).
+ */
+import { Command } from "commander";
+import { registerAccount } from "./commands/account.js";
+import { registerCast } from "./commands/cast.js";
+import { registerChannel } from "./commands/channel.js";
+import { registerEvents } from "./commands/events.js";
+import { registerFeed } from "./commands/feed.js";
+import { registerFollow } from "./commands/follow.js";
+import { registerKeyRequest } from "./commands/keyRequest.js";
+import { registerName } from "./commands/name.js";
+import { registerProfile } from "./commands/profile.js";
+import { registerReact } from "./commands/react.js";
+import { registerSigner } from "./commands/signer.js";
+import { registerStart } from "./commands/start.js";
+import { registerStorage } from "./commands/storage.js";
+import { registerVerify } from "./commands/verify.js";
+import { usageErrorOf } from "./usage.js";
+import { version } from "./version.js";
+
+const EVERYDAY = `
+Everyday, against a running castnet (castnet <command> --help for each):
+  castnet start [options]                        run registry, hub, client API and devchain
+  castnet account create [name] [--units N]      make a dev account: custody key, fid, storage, signer
+  castnet account list | show <name> | use <name> | import <name> --custody-key 0x...
+  castnet name register <name> --as A            claim a name and make it A's username
+  castnet cast "<text>" --as A                   post a cast (--reply-to, --channel, --embed, --mention)
+  castnet react like|recast <fid>:<hash> --as A  and unreact, follow, unfollow, profile set, verify address
+  castnet feed <name|fid>                        casts of a fid, newest first
+  castnet events tail                            follow the hub's events
+  castnet key-request approve <token> --as A     approve a signed key request as the user`;
+
+export function buildProgram(): Command {
+  const program = new Command("castnet")
+    .description("castnet: the whole open social protocol stack on your machine")
+    .version(version(), "-v, --version")
+    // A group's options (cast --json) must not swallow its subcommand's (cast remove --json).
+    .enablePositionalOptions()
+    .addHelpText("after", EVERYDAY);
+  for (const register of [
+    registerStart,
+    registerAccount,
+    registerName,
+    registerCast,
+    registerReact,
+    registerFollow,
+    registerProfile,
+    registerVerify,
+    registerSigner,
+    registerStorage,
+    registerKeyRequest,
+    registerFeed,
+    registerEvents,
+    registerChannel,
+  ])
+    register(program);
+  overrideExits(program, "castnet");
+  return program;
+}
+
+/** Every command throws instead of exiting, with refusals already worded as one UsageError. */
+function overrideExits(command: Command, path: string): void {
+  command.exitOverride((error) => {
+    throw error.exitCode === 0 ? error : usageErrorOf(error, path);
+  });
+  command.configureOutput({ outputError: () => undefined });
+  for (const sub of command.commands) overrideExits(sub, `${path} ${sub.name()}`);
+}

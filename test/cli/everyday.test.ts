@@ -1,0 +1,316 @@
+/**
+ * The everyday commands as a user runs them: each a child process against a real stack, going
+ * through the parts' public HTTP APIs; results read back from the parts themselves.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { parseStartOptions } from "../../src/cli/options.js";
+import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { createLogger } from "../../src/http/index.js";
+import { castnet, errorLines, json } from "./run.js";
+
+const HASH = /^0x[0-9a-f]{40}$/;
+const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
+const KEY = /^0x[0-9a-f]{64}$/;
+
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("the everyday commands", () => {
+  let stack: RunningStack;
+  let dir: string;
+  let env: NodeJS.ProcessEnv;
+  let url: Record<"registry" | "hub" | "api" | "chain", string>;
+  const run = (...args: string[]) => castnet(env, ...args);
+  const hub = async <T>(path: string): Promise<T> => (await (await fetch(url.hub + path)).json()) as T;
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "castnet-everyday-"));
+    const config = parseStartOptions(
+      [
+        ...["--data-dir", join(dir, "stack"), "--block-time", "0"],
+        ...["--registry-port", "0", "--hub-port", "0", "--api-port", "0", "--chain-port", "0"],
+      ],
+      {},
+    );
+    stack = await startStack(config, createLogger("silent"));
+    url = stack.urls as typeof url;
+    env = {
+      CASTNET_DATA_DIR: join(dir, "cli"),
+      CASTNET_HUB_URL: url.hub,
+      CASTNET_REGISTRY_URL: url.registry,
+      CASTNET_API_URL: url.api,
+      CASTNET_CHAIN_URL: url.chain,
+    };
+  });
+
+  after(async () => {
+    await stack?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  let alice: { custodyAddress: string; signerPublicKey: string };
+
+  it("creates accounts on the devchain and keeps them by name in a file only its owner reads", async () => {
+    const keystore = join(dir, "cli", "keystore.json");
+    alice = json(await run("account", "create", "alice", "--json"));
+    assert.match(alice.custodyAddress, ADDRESS);
+    assert.match(alice.signerPublicKey, KEY);
+    assert.deepEqual(alice, {
+      name: "alice",
+      fid: 1,
+      custodyAddress: alice.custodyAddress,
+      signerPublicKey: alice.signerPublicKey,
+      current: false,
+      storageUnits: 1,
+      keystore,
+    });
+    const bob = json(await run("account", "create", "bob", "--units", "2", "--json"));
+    assert.equal(bob.fid, 2);
+    assert.equal(statSync(keystore).mode & 0o777, 0o600);
+
+    const listed = json<{ accounts: { name: string; fid: number }[] }>(
+      await run("account", "list", "--json"),
+    );
+    assert.deepEqual(
+      listed.accounts.map((a) => [a.name, a.fid]),
+      [
+        ["alice", 1],
+        ["bob", 2],
+      ],
+    );
+    const shown = json(await run("account", "show", "alice", "--json"));
+    assert.equal(shown.custodyPrivateKey, undefined);
+    const revealed = json(await run("account", "show", "alice", "--reveal", "--json"));
+    assert.match(String(revealed.custodyPrivateKey), KEY);
+    assert.match(String(revealed.signerPrivateKey), KEY);
+  });
+
+  it("asks which account acts when there are several, and refuses an unknown one", async () => {
+    const several = await run("cast", "hi");
+    assert.equal(several.status, 2);
+    assert.deepEqual(errorLines(several), [
+      "castnet: several accounts (alice, bob): choose one with --as <name> or castnet account use <name>",
+    ]);
+    const unknown = await run("cast", "hi", "--as", "zed");
+    assert.equal(unknown.status, 2);
+    assert.deepEqual(errorLines(unknown), [
+      `castnet: no account named "zed" in ${join(dir, "cli", "keystore.json")} (see castnet account list)`,
+    ]);
+    const use = await run("account", "use", "alice");
+    assert.equal(use.stdout, "account alice now acts by default\n");
+  });
+
+  it("registers a name at the registry and makes it the username at the hub", async () => {
+    const registered = json(await run("name", "register", "alice", "--json"));
+    assert.match(String(registered.hash), HASH);
+    assert.deepEqual(registered, { name: "alice", fid: 1, transferId: 1, hash: registered.hash });
+    const data = await hub<{ messages: { data: { userDataBody: { type: string; value: string } } }[] }>(
+      "/v1/userDataByFid?fid=1",
+    );
+    assert.deepEqual(
+      data.messages.map((m) => m.data.userDataBody),
+      [{ type: "USER_DATA_TYPE_USERNAME", value: "alice" }],
+    );
+    const shown = json(await run("name", "show", "alice", "--json"));
+    assert.deepEqual(shown, {
+      name: "alice",
+      fid: 1,
+      owner: alice.custodyAddress.toLowerCase(),
+      transferId: 1,
+      timestamp: shown.timestamp,
+    });
+
+    const taken = await run("name", "register", "alice", "--as", "bob");
+    assert.equal(taken.status, 1);
+    assert.deepEqual(errorLines(taken), [
+      "castnet: the registry refused: Validation failure: USERNAME_TAKEN",
+    ]);
+    const unknown = await run("name", "show", "nobody");
+    assert.equal(unknown.status, 1);
+    assert.deepEqual(errorLines(unknown), ["castnet: nobody is not registered"]);
+  });
+
+  let first: string;
+
+  it("casts with a mention where @name stood, an embed, a reply and a channel, and shows the feed", async () => {
+    const cast = json(
+      await run(
+        "cast",
+        "hello @bob, welcome",
+        "--mention",
+        "bob",
+        "--embed",
+        "https://example.com/a",
+        "--json",
+      ),
+    );
+    assert.match(String(cast.hash), HASH);
+    first = String(cast.castId);
+    assert.deepEqual(cast, { fid: 1, hash: cast.hash, castId: `1:${cast.hash}`, text: "hello , welcome" });
+    const stored = await hub<{ data: { castAddBody: Record<string, unknown> } }>(
+      `/v1/castById?fid=1&hash=${cast.hash}`,
+    );
+    assert.equal(stored.data.castAddBody.text, "hello , welcome");
+    assert.deepEqual(stored.data.castAddBody.mentions, [2]);
+    assert.deepEqual(stored.data.castAddBody.mentionsPositions, [6]);
+    assert.deepEqual(stored.data.castAddBody.embeds, [{ url: "https://example.com/a" }]);
+
+    const channel = json(await run("channel", "create", "music", "--lead", "alice", "--json"));
+    assert.equal(channel.url, "https://castnet.example/channel/music");
+    const reply = json(await run("cast", "thanks!", "--as", "bob", "--reply-to", first, "--json"));
+    const inChannel = json(await run("cast", "now playing", "--channel", String(channel.url), "--json"));
+
+    const feed = json<{ fid: number; casts: Record<string, unknown>[] }>(
+      await run("feed", "alice", "--json"),
+    );
+    assert.deepEqual(
+      feed.casts.map((c) => [c.castId, c.text, c.channel ?? null]),
+      [
+        [inChannel.castId, "now playing", "https://castnet.example/channel/music"],
+        [first, "hello , welcome", null],
+      ],
+    );
+    const bobs = json<{ casts: Record<string, unknown>[] }>(await run("feed", "2", "--json"));
+    assert.deepEqual(
+      bobs.casts.map((c) => [c.castId, c.replyTo]),
+      [[reply.castId, first]],
+    );
+    const human = await run("feed", "alice");
+    assert.match(human.stdout, /^ {2}hello @2, welcome$/m);
+  });
+
+  it("reacts, follows, sets the profile and verifies an address, as the hub then serves them", async () => {
+    const liked = json(await run("react", "like", first, "--as", "bob", "--json"));
+    assert.deepEqual(liked, { fid: 2, reaction: "like", target: first, hash: liked.hash });
+    const reactions = await hub<{ messages: unknown[] }>("/v1/reactionsByFid?fid=2");
+    assert.equal(reactions.messages.length, 1);
+    json(await run("unreact", "like", first, "--as", "bob", "--json"));
+    assert.equal((await hub<{ messages: unknown[] }>("/v1/reactionsByFid?fid=2")).messages.length, 0);
+
+    const followed = json(await run("follow", "alice", "--as", "bob", "--json"));
+    assert.deepEqual(followed, { fid: 2, followed: 1, hash: followed.hash });
+    const links = await hub<{ messages: { data: { linkBody: { targetFid: number } } }[] }>(
+      "/v1/linksByFid?fid=2",
+    );
+    assert.deepEqual(
+      links.messages.map((m) => m.data.linkBody.targetFid),
+      [1],
+    );
+
+    const profile = json<{ set: Record<string, { value: string }> }>(
+      await run("profile", "set", "--display", "Alice", "--bio", "castnet fan", "--json"),
+    );
+    assert.deepEqual(Object.keys(profile.set), ["display", "bio"]);
+
+    const verified = json(await run("verify", "address", "--json"));
+    const verifications = await hub<{
+      messages: { data: { verificationAddAddressBody: { address: string } } }[];
+    }>("/v1/verificationsByFid?fid=1");
+    assert.deepEqual(
+      verifications.messages.map((m) => m.data.verificationAddAddressBody.address),
+      [String(verified.address).toLowerCase()],
+    );
+  });
+
+  it("removes a cast by hash, and refuses what is not a hash", async () => {
+    const hash = first.split(":")[1]!;
+    const removed = json(await run("cast", "remove", hash, "--json"));
+    assert.deepEqual(removed, { fid: 1, removed: hash, hash: removed.hash });
+    const bad = await run("cast", "remove", "0x1234");
+    assert.equal(bad.status, 2);
+    assert.deepEqual(errorLines(bad), ['castnet: "0x1234" is not a message hash (0x and 40 hex digits)']);
+    const badTarget = await run("react", "like", "1:nothex");
+    assert.equal(badTarget.status, 2);
+    assert.deepEqual(errorLines(badTarget), [
+      'castnet: "nothex" is not a message hash (0x and 40 hex digits)',
+    ]);
+  });
+
+  it("adds and lists signers and rents storage on the devchain", async () => {
+    const added = json(await run("signer", "add", "--json"));
+    assert.match(String(added.signerPublicKey), KEY);
+    const listed = json<{ signers: { key: string; inKeystore: boolean }[] }>(
+      await run("signer", "list", "--json"),
+    );
+    assert.deepEqual(listed.signers, [
+      { key: alice.signerPublicKey, inKeystore: false },
+      { key: added.signerPublicKey, inKeystore: true },
+    ]);
+    // The new signer signs from now on.
+    json(await run("cast", "from the new signer", "--json"));
+    const rented = json(await run("storage", "rent", "2", "--json"));
+    assert.deepEqual(rented, { fid: 1, rented: 2, storageUnits: 3, blockNumber: rented.blockNumber });
+  });
+
+  it("runs a signed key request from the app's side and the user's", async () => {
+    const created = json<{ token: string; deeplinkUrl: string; state: string; requestFid: number }>(
+      await run("key-request", "create", "--app", "bob", "--json"),
+    );
+    assert.equal(created.state, "pending");
+    assert.equal(created.requestFid, 2);
+    assert.equal(created.deeplinkUrl, `service://signed-key-request?token=${created.token}`);
+    const approved = json(await run("key-request", "approve", created.token, "--as", "alice", "--json"));
+    assert.ok(approved.state === "approved" || approved.state === "completed");
+    assert.equal(approved.userFid, 1);
+    const shown = json(await run("key-request", "show", created.token, "--json"));
+    assert.equal(shown.token, created.token);
+  });
+
+  it("follows channels and lists them", async () => {
+    json(await run("channel", "follow", "music", "--as", "bob", "--json"));
+    const listed = json<{ channels: { id: string; followerCount: number }[] }>(
+      await run("channel", "list", "--json"),
+    );
+    assert.deepEqual(
+      listed.channels.map((c) => [c.id, c.followerCount]),
+      [["music", 1]],
+    );
+  });
+
+  it("tails the hub's events from an id, of the types asked for", async () => {
+    const tail = await run(
+      "events",
+      "tail",
+      "--from",
+      "0",
+      "--type",
+      "MERGE_USERNAME_PROOF",
+      "--count",
+      "1",
+      "--json",
+    );
+    assert.equal(tail.status, 0, tail.stderr);
+    const events = tail.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string });
+    assert.deepEqual(
+      events.map((e) => e.type),
+      ["HUB_EVENT_TYPE_MERGE_USERNAME_PROOF"],
+    );
+  });
+
+  it("says in one line that castnet is not running when a part cannot be reached", async () => {
+    const port = await closedPort();
+    const result = await run("feed", "7", "--hub-url", `http://127.0.0.1:${port}`);
+    assert.equal(result.status, 1);
+    assert.deepEqual(errorLines(result), [
+      `castnet: cannot reach the hub at http://127.0.0.1:${port}: is castnet running?`,
+    ]);
+    const chain = await run("account", "create", "carol", "--chain-url", `http://127.0.0.1:${port}`);
+    assert.equal(chain.status, 1);
+    assert.deepEqual(errorLines(chain), [
+      `castnet: cannot reach the devchain at http://127.0.0.1:${port}: is castnet running?`,
+    ]);
+  });
+});

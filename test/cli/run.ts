@@ -1,0 +1,39 @@
+/** Runs the castnet command as a user does, in a child process, without blocking this process's servers. */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+
+export const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
+
+export interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function castnet(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+      env: { ...process.env, CASTNET_LOG_LEVEL: "silent", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** stderr without Node's experimental-feature warnings. */
+export function errorLines(run: Run): string[] {
+  return run.stderr
+    .split("\n")
+    .filter((l) => l.trim() !== "" && !l.includes("ExperimentalWarning") && !l.includes("--trace-warnings"));
+}
+
+/** The one JSON document a --json command prints, after checking it succeeded. */
+export function json<T = Record<string, unknown>>(run: Run): T {
+  if (run.status !== 0) throw new Error(`castnet exited ${run.status}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as T;
+}
