@@ -156,12 +156,16 @@ function judgeOne(
   answer: Answer,
   answered: Set<string>,
 ): string | undefined {
-  // Fastify answers HEAD for every GET route; only some routes list HEAD themselves.
+  // Fastify answers HEAD for every GET route, and routes a static path before a wildcard: a HEAD
+  // is the GET of its path unless only a listed HEAD route (a wildcard's) takes it.
   let method = answer.method.toLowerCase();
   let template = templateOf(document, answer.path, method);
-  if (template === undefined && method === "head") {
-    method = "get";
-    template = templateOf(document, answer.path, method);
+  if (method === "head") {
+    const get = templateOf(document, answer.path, "get");
+    if (get !== undefined && (template === undefined || !/[{]/.test(get))) {
+      method = "get";
+      template = get;
+    }
   }
   const operation = template === undefined ? undefined : document.paths[template]![method];
   // Unknown routes and methods are answered by the part's not-found handler, in its error shape.
