@@ -23,7 +23,18 @@ describe("closing", () => {
   it("closes a running stack and every part in it once, when asked twice at once and again later", async () => {
     const dir = mkdtempSync(join(tmpdir(), "castnet-close-"));
     try {
-      const ports = ["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"];
+      const ports = [
+        "--registry-port",
+        "0",
+        "--hub-port",
+        "0",
+        "--hub-grpc-port",
+        "0",
+        "--api-port",
+        "0",
+        "--chain-port",
+        "0",
+      ];
       const stack = await startStack(
         parseStartOptions(["--data-dir", dir, ...ports], {}),
         createLogger("silent"),

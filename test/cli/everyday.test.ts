@@ -38,7 +38,18 @@ describe("the everyday commands", () => {
     const config = parseStartOptions(
       [
         ...["--data-dir", join(dir, "stack"), "--block-time", "0"],
-        ...["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"],
+        ...[
+          "--registry-port",
+          "0",
+          "--hub-port",
+          "0",
+          "--hub-grpc-port",
+          "0",
+          "--api-port",
+          "0",
+          "--chain-port",
+          "0",
+        ],
       ],
       {},
     );

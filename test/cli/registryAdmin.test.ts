@@ -18,7 +18,18 @@ import { NEUTRAL } from "../../src/protocol/naming.js";
 
 const ADMIN_FID = 20_000;
 const admin = privateKeyToAccount(generatePrivateKey());
-const ZEROS = ["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"];
+const ZEROS = [
+  "--registry-port",
+  "0",
+  "--hub-port",
+  "0",
+  "--hub-grpc-port",
+  "0",
+  "--api-port",
+  "0",
+  "--chain-port",
+  "0",
+];
 
 describe("--registry-admin", () => {
   it("parses fid=address pairs, from the command line or CASTNET_REGISTRY_ADMIN", () => {

@@ -48,7 +48,18 @@ describe("the docs pages list every route", () => {
     const config = parseStartOptions(
       [
         ...["--data-dir", dataDir, "--block-time", "0"],
-        ...["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"],
+        ...[
+          "--registry-port",
+          "0",
+          "--hub-port",
+          "0",
+          "--hub-grpc-port",
+          "0",
+          "--api-port",
+          "0",
+          "--chain-port",
+          "0",
+        ],
       ],
       {},
     );

@@ -2115,7 +2115,18 @@ for (const engine of engines) {
       const config = parseStartOptions(
         [
           ...["--data-dir", dataDir, "--block-time", "0", "--seed", "demo"],
-          ...["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"],
+          ...[
+            "--registry-port",
+            "0",
+            "--hub-port",
+            "0",
+            "--hub-grpc-port",
+            "0",
+            "--api-port",
+            "0",
+            "--chain-port",
+            "0",
+          ],
         ],
         env,
       );

@@ -75,7 +75,18 @@ for (const engine of await testEngines()) {
       const config = parseStartOptions(
         [
           ...["--data-dir", dataDir, "--block-time", "0"],
-          ...["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"],
+          ...[
+            "--registry-port",
+            "0",
+            "--hub-port",
+            "0",
+            "--hub-grpc-port",
+            "0",
+            "--api-port",
+            "0",
+            "--chain-port",
+            "0",
+          ],
         ],
         env,
       );

@@ -109,7 +109,18 @@ describe("the HTTP rules every part shares", () => {
     const config = parseStartOptions(
       [
         ...["--data-dir", dataDir, "--block-time", "0"],
-        ...["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"],
+        ...[
+          "--registry-port",
+          "0",
+          "--hub-port",
+          "0",
+          "--hub-grpc-port",
+          "0",
+          "--api-port",
+          "0",
+          "--chain-port",
+          "0",
+        ],
         ...["--allowed-hosts", "castnet.example,Other.Example", "--trusted-origins", "https://admin.example"],
         ...["--request-timeout", "2", "--headers-timeout", "1", "--max-connections", "40"],
       ],

@@ -12,7 +12,18 @@ import { after, describe, it } from "node:test";
 import SQLite from "better-sqlite3";
 
 const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
-const PORTS = ["--registry-port", "0", "--hub-port", "0", "--hub-grpc-port", "0", "--api-port", "0", "--chain-port", "0"];
+const PORTS = [
+  "--registry-port",
+  "0",
+  "--hub-port",
+  "0",
+  "--hub-grpc-port",
+  "0",
+  "--api-port",
+  "0",
+  "--chain-port",
+  "0",
+];
 const TOKEN = "s3cret-admin-token-0123456789abcdef";
 
 interface Running {
