@@ -7,6 +7,7 @@ import { parseStartOptions } from "../../src/cli/options.js";
 import { startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
 import { once } from "../../src/once.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 describe("closing", () => {
   it("runs a one-time step once, however often and from wherever it is called", async () => {
@@ -23,20 +24,8 @@ describe("closing", () => {
   it("closes a running stack and every part in it once, when asked twice at once and again later", async () => {
     const dir = mkdtempSync(join(tmpdir(), "castnet-close-"));
     try {
-      const ports = [
-        "--registry-port",
-        "0",
-        "--hub-port",
-        "0",
-        "--hub-grpc-port",
-        "0",
-        "--api-port",
-        "0",
-        "--chain-port",
-        "0",
-      ];
       const stack = await startStack(
-        parseStartOptions(["--data-dir", dir, ...ports], {}),
+        parseStartOptions(["--data-dir", dir, ...FREE_PORTS], {}),
         createLogger("silent"),
       );
       const hub = stack.urls.hub!;

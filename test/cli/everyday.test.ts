@@ -12,6 +12,7 @@ import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
 import { castnet, errorLines, json } from "./run.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 const HASH = /^0x[0-9a-f]{40}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
@@ -36,21 +37,7 @@ describe("the everyday commands", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "castnet-everyday-"));
     const config = parseStartOptions(
-      [
-        ...["--data-dir", join(dir, "stack"), "--block-time", "0"],
-        ...[
-          "--registry-port",
-          "0",
-          "--hub-port",
-          "0",
-          "--hub-grpc-port",
-          "0",
-          "--api-port",
-          "0",
-          "--chain-port",
-          "0",
-        ],
-      ],
+      [...["--data-dir", join(dir, "stack"), "--block-time", "0"], ...FREE_PORTS],
       {},
     );
     stack = await startStack(config, createLogger("silent"));

@@ -15,21 +15,10 @@ import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
 import { signAdminTransfer, signUsernameProof } from "../../src/protocol/eip712/index.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 const ADMIN_FID = 20_000;
 const admin = privateKeyToAccount(generatePrivateKey());
-const ZEROS = [
-  "--registry-port",
-  "0",
-  "--hub-port",
-  "0",
-  "--hub-grpc-port",
-  "0",
-  "--api-port",
-  "0",
-  "--chain-port",
-  "0",
-];
 
 describe("--registry-admin", () => {
   it("parses fid=address pairs, from the command line or CASTNET_REGISTRY_ADMIN", () => {
@@ -73,7 +62,7 @@ describe("--registry-admin", () => {
           "0",
           "--registry-admin",
           `${ADMIN_FID}=${admin.address}`,
-          ...ZEROS,
+          ...FREE_PORTS,
         ],
         {},
       );

@@ -13,6 +13,7 @@ import type { PartName } from "../../src/cli/options.js";
 import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 const PAGES: Record<PartName, string> = {
   registry: "docs/registry.md",
@@ -45,24 +46,7 @@ describe("the docs pages list every route", () => {
   let dataDir: string;
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "castnet-docs-"));
-    const config = parseStartOptions(
-      [
-        ...["--data-dir", dataDir, "--block-time", "0"],
-        ...[
-          "--registry-port",
-          "0",
-          "--hub-port",
-          "0",
-          "--hub-grpc-port",
-          "0",
-          "--api-port",
-          "0",
-          "--chain-port",
-          "0",
-        ],
-      ],
-      {},
-    );
+    const config = parseStartOptions([...["--data-dir", dataDir, "--block-time", "0"], ...FREE_PORTS], {});
     stack = await startStack(config, createLogger("silent"));
   });
   after(async () => {

@@ -35,6 +35,7 @@ import { type AccountDetails, createAccount } from "../../src/cli/account.js";
 import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { testEngines } from "../support/databases.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 type Part = "registry" | "hub" | "api" | "chain";
 type Shape = "registry" | "ccip" | "hub" | "api" | "chain";
@@ -2113,21 +2114,7 @@ for (const engine of engines) {
       const env: NodeJS.ProcessEnv =
         created.config.engine === "postgres" ? { DATABASE_URL: created.config.url } : {};
       const config = parseStartOptions(
-        [
-          ...["--data-dir", dataDir, "--block-time", "0", "--seed", "demo"],
-          ...[
-            "--registry-port",
-            "0",
-            "--hub-port",
-            "0",
-            "--hub-grpc-port",
-            "0",
-            "--api-port",
-            "0",
-            "--chain-port",
-            "0",
-          ],
-        ],
+        [...["--data-dir", dataDir, "--block-time", "0", "--seed", "demo"], ...FREE_PORTS],
         env,
       );
       stack = await startStack(config, pino({ level: "error" }, logStream));

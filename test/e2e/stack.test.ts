@@ -17,6 +17,7 @@ import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
 import { testEngines } from "../support/databases.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 const MAINNET = core.FarcasterNetwork.MAINNET;
 
@@ -72,24 +73,7 @@ for (const engine of await testEngines()) {
       dataDir = mkdtempSync(join(tmpdir(), "castnet-e2e-"));
       const env: NodeJS.ProcessEnv =
         created.config.engine === "postgres" ? { DATABASE_URL: created.config.url } : {};
-      const config = parseStartOptions(
-        [
-          ...["--data-dir", dataDir, "--block-time", "0"],
-          ...[
-            "--registry-port",
-            "0",
-            "--hub-port",
-            "0",
-            "--hub-grpc-port",
-            "0",
-            "--api-port",
-            "0",
-            "--chain-port",
-            "0",
-          ],
-        ],
-        env,
-      );
+      const config = parseStartOptions([...["--data-dir", dataDir, "--block-time", "0"], ...FREE_PORTS], env);
       stack = await startStack(config, createLogger("silent"));
       url = stack.urls as typeof url;
     });

@@ -21,6 +21,7 @@ import { createHub } from "../../src/hub/index.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
 import { httpTransferFeed } from "../../src/registry/feed.js";
 import { testEngines } from "../support/databases.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 type Part = "registry" | "hub" | "api" | "chain";
 const PARTS: readonly Part[] = ["registry", "hub", "api", "chain"];
@@ -115,24 +116,7 @@ for (const engine of await testEngines()) {
       dataDir = mkdtempSync(join(tmpdir(), "castnet-metrics-"));
       const env: NodeJS.ProcessEnv =
         created.config.engine === "postgres" ? { DATABASE_URL: created.config.url } : {};
-      const config = parseStartOptions(
-        [
-          ...["--data-dir", dataDir, "--block-time", "0"],
-          ...[
-            "--registry-port",
-            "0",
-            "--hub-port",
-            "0",
-            "--hub-grpc-port",
-            "0",
-            "--api-port",
-            "0",
-            "--chain-port",
-            "0",
-          ],
-        ],
-        env,
-      );
+      const config = parseStartOptions([...["--data-dir", dataDir, "--block-time", "0"], ...FREE_PORTS], env);
       stack = await startStack(config, logger);
       url = stack.urls as typeof url;
       alice = await createAccount({ chainUrl: url.chain, units: 1 });

@@ -18,6 +18,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 const PARTS = ["registry", "hub", "api", "chain"] as const;
 const require = createRequire(import.meta.url);
@@ -40,24 +41,7 @@ describe("each part's OpenAPI document", () => {
 
   before(async () => {
     dataDir = mkdtempSync(join(tmpdir(), "castnet-openapi-"));
-    const config = parseStartOptions(
-      [
-        ...["--data-dir", dataDir, "--block-time", "0"],
-        ...[
-          "--registry-port",
-          "0",
-          "--hub-port",
-          "0",
-          "--hub-grpc-port",
-          "0",
-          "--api-port",
-          "0",
-          "--chain-port",
-          "0",
-        ],
-      ],
-      {},
-    );
+    const config = parseStartOptions([...["--data-dir", dataDir, "--block-time", "0"], ...FREE_PORTS], {});
     stack = await startStack(config, createLogger("silent"));
     for (const part of PARTS) {
       const res = await fetch(`${stack.urls[part]}/openapi.json`);

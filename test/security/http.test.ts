@@ -15,6 +15,7 @@ import { after, before, describe, it } from "node:test";
 import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createHttpServer, createLogger, type ErrorShape } from "../../src/http/index.js";
+import { FREE_PORTS } from "../support/ports.js";
 
 type Part = "registry" | "hub" | "api" | "chain";
 const PARTS: readonly Part[] = ["registry", "hub", "api", "chain"];
@@ -109,18 +110,7 @@ describe("the HTTP rules every part shares", () => {
     const config = parseStartOptions(
       [
         ...["--data-dir", dataDir, "--block-time", "0"],
-        ...[
-          "--registry-port",
-          "0",
-          "--hub-port",
-          "0",
-          "--hub-grpc-port",
-          "0",
-          "--api-port",
-          "0",
-          "--chain-port",
-          "0",
-        ],
+        ...FREE_PORTS,
         ...["--allowed-hosts", "castnet.example,Other.Example", "--trusted-origins", "https://admin.example"],
         ...["--request-timeout", "2", "--headers-timeout", "1", "--max-connections", "40"],
       ],
