@@ -7,7 +7,6 @@ import {
   type ClientOptions,
   type GetPath,
   type QueryArgs,
-  type QueryOf,
   dataOf,
   openClient,
 } from "./transport.js";
