@@ -24,6 +24,23 @@ export type HubPagedPath = PathsWith<paths, "nextPageToken">;
 export type HubMessagesPath = HubPagedPath & PathsWith<paths, "messages">;
 export type HubEvent = AnswerOf<paths, "/v1/events">["events"][number];
 
+/** A type with every enum widened to number, so that another library's enums of the same values fit. */
+type WithNumericEnums<T> = T extends Uint8Array
+  ? T
+  : T extends number
+    ? number
+    : T extends readonly (infer Item)[]
+      ? WithNumericEnums<Item>[]
+      : T extends object
+        ? { [K in keyof T]: WithNumericEnums<T[K]> }
+        : T;
+
+/**
+ * A Message object: castnet/protocol's, or another ts-proto Message of the same schema (such as
+ * @farcaster/core's), whose enums are declared apart but hold the same numbers.
+ */
+export type MessageObject = WithNumericEnums<Message>;
+
 export class HubClient {
   /** The openapi-fetch client for any route; answers outside 2xx throw HubError. */
   readonly api: Client<paths>;
@@ -47,8 +64,8 @@ export class HubClient {
    * ts-proto Message of the same schema, such as @farcaster/core's), encoded here. Answers the
    * message as the hub stored it.
    */
-  submitMessage(message: Uint8Array | Message): Promise<MessageJson> {
-    const bytes = message instanceof Uint8Array ? message : encodeMessage(message);
+  submitMessage(message: Uint8Array | MessageObject): Promise<MessageJson> {
+    const bytes = message instanceof Uint8Array ? message : encodeMessage(message as Message);
     return dataOf(
       this.api.POST("/v1/submitMessage", {
         body: bytes as never,

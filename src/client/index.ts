@@ -9,6 +9,7 @@ export {
   type HubPagedPath,
   type HubPath,
   type MessageJson,
+  type MessageObject,
 } from "./hub.js";
 export { RegistryClient, type Transfer, type TransferRequest, type TransfersQuery } from "./registry.js";
 export {

@@ -135,8 +135,7 @@ describe("castnet/client against a running stack", () => {
         signer,
       );
       const reference = built._unsafeUnwrap();
-      // The reference library's Message is the same ts-proto shape; its enums are declared apart.
-      const answer = await hub.submitMessage(reference as Parameters<HubClient["submitMessage"]>[0]);
+      const answer = await hub.submitMessage(reference);
       assert.equal(answer.data?.type, "MESSAGE_TYPE_CAST_ADD");
 
       const texts = [];

@@ -2915,8 +2915,10 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            [key: string]: unknown;
-                        };
+                            events: components["schemas"]["OnChainEvent"][];
+                            /** @description Absent on the last page. */
+                            nextPageToken?: string;
+                        } | components["schemas"]["OnChainEvent"];
                     };
                 };
                 /** @description The request is malformed or fails the route's schema. */
@@ -3022,9 +3024,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            events?: {
-                                [key: string]: unknown;
-                            }[];
+                            events: components["schemas"]["OnChainEvent"][];
                         };
                     };
                 };
@@ -3123,15 +3123,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description SPEC Events 5: an event of the chain the hub follows. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["OnChainEvent"];
                     };
                 };
                 /** @description The request is malformed or fails the route's schema. */
@@ -3690,9 +3688,7 @@ export interface paths {
                     content: {
                         "application/json": {
                             nextPageEventId: number;
-                            events: {
-                                [key: string]: unknown;
-                            }[];
+                            events: components["schemas"]["HubEvent"][];
                         };
                     };
                 };
@@ -3792,15 +3788,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description SPEC Events 1-4: one entry of the hub's event log. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            [key: string]: unknown;
-                        };
+                        "application/json": components["schemas"]["HubEvent"];
                     };
                 };
                 /** @description The request is malformed or fails the route's schema. */
@@ -5061,6 +5055,111 @@ export interface components {
              * @description The data's bytes, when the message was signed over bytes other than its data.
              */
             dataBytes?: string;
+        };
+        /** @description SPEC Events 5: an event of the chain the hub follows. */
+        OnChainEvent: {
+            /** @description Which body is present. */
+            type: ("EVENT_TYPE_NONE" | "EVENT_TYPE_SIGNER" | "EVENT_TYPE_SIGNER_MIGRATED" | "EVENT_TYPE_ID_REGISTER" | "EVENT_TYPE_STORAGE_RENT" | "EVENT_TYPE_TIER_PURCHASE") | number;
+            chainId: number;
+            blockNumber: number;
+            /** @description The block's hash. */
+            blockHash: string;
+            /** @description Unix seconds. */
+            blockTimestamp: number;
+            /** @description The transaction's hash. */
+            transactionHash: string;
+            logIndex: number;
+            fid: number;
+            signerEventBody?: {
+                /** @description The signer's public key. */
+                key: string;
+                keyType: number;
+                /** @description Added, removed or reset. */
+                eventType: ("SIGNER_EVENT_TYPE_NONE" | "SIGNER_EVENT_TYPE_ADD" | "SIGNER_EVENT_TYPE_REMOVE" | "SIGNER_EVENT_TYPE_ADMIN_RESET") | number;
+                /**
+                 * Format: byte
+                 * @description The key's metadata.
+                 */
+                metadata: string;
+                metadataType: number;
+            };
+            signerMigratedEventBody?: {
+                migratedAt: number;
+            };
+            idRegisterEventBody?: {
+                /** @description The custody address the fid went to. */
+                to: string;
+                /** @description Registered, transferred or recovery changed. */
+                eventType: ("ID_REGISTER_EVENT_TYPE_NONE" | "ID_REGISTER_EVENT_TYPE_REGISTER" | "ID_REGISTER_EVENT_TYPE_TRANSFER" | "ID_REGISTER_EVENT_TYPE_CHANGE_RECOVERY") | number;
+                /** @description The custody address the fid came from; empty on registration. */
+                from: string;
+                /** @description The recovery address. */
+                recoveryAddress: string;
+            };
+            storageRentEventBody?: {
+                /**
+                 * Format: byte
+                 * @description The paying address.
+                 */
+                payer: string;
+                units: number;
+                /** @description Unix seconds. */
+                expiry: number;
+            };
+            tierPurchaseEventBody?: {
+                /** @description The tier bought. */
+                tierType: ("None" | "Pro") | number;
+                forDays: number;
+                /**
+                 * Format: byte
+                 * @description The paying address.
+                 */
+                payer: string;
+            };
+            txIndex: number;
+            version: number;
+        };
+        /** @description SPEC Events 1-4: one entry of the hub's event log. */
+        HubEvent: {
+            /** @description Which body is present. */
+            type: ("HUB_EVENT_TYPE_NONE" | "HUB_EVENT_TYPE_MERGE_MESSAGE" | "HUB_EVENT_TYPE_PRUNE_MESSAGE" | "HUB_EVENT_TYPE_REVOKE_MESSAGE" | "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF" | "HUB_EVENT_TYPE_MERGE_ON_CHAIN_EVENT" | "HUB_EVENT_TYPE_MERGE_FAILURE" | "HUB_EVENT_TYPE_BLOCK_CONFIRMED") | number;
+            /** @description Increasing in commit order (SPEC Events 2). */
+            id: number;
+            mergeMessageBody?: {
+                message?: components["schemas"]["Message"];
+                deletedMessages: components["schemas"]["Message"][];
+            };
+            pruneMessageBody?: {
+                message?: components["schemas"]["Message"];
+            };
+            revokeMessageBody?: {
+                message?: components["schemas"]["Message"];
+            };
+            mergeUsernameProofBody?: {
+                usernameProof?: components["schemas"]["UserNameProof"];
+                deletedUsernameProof?: components["schemas"]["UserNameProof"];
+                usernameProofMessage?: components["schemas"]["Message"];
+                deletedUsernameProofMessage?: components["schemas"]["Message"];
+            };
+            mergeOnChainEventBody?: {
+                onChainEvent?: components["schemas"]["OnChainEvent"];
+            };
+            mergeFailureBody?: {
+                message?: components["schemas"]["Message"];
+                code: string;
+                reason: string;
+            };
+            blockConfirmedBody?: {
+                blockNumber: number;
+                shardIndex: number;
+                timestamp: number;
+                /** @description The block's hash. */
+                blockHash: string;
+                totalEvents: number;
+            };
+            blockNumber?: number;
+            shardIndex?: number;
+            timestamp?: number;
         };
         /** @description The reference hub's HubError body; errCode says what went wrong, details says it to a person. */
         HubError: {
