@@ -3,7 +3,7 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "src/protocol/generated/", ".castnet/"] },
+  { ignores: ["dist/", "node_modules/", "src/protocol/generated/", "src/client/generated/", ".castnet/"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },

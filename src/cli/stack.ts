@@ -27,9 +27,17 @@ export interface RunningStack {
   close(): Promise<void>;
 }
 
-interface Started {
+export interface Started {
   part: PartName;
   app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+/** The parts of a stack built but not listening: their apps, in start order, and how to stop them. */
+export interface BuiltStack {
+  parts: readonly Started[];
+  grpc: HubGrpcServer | undefined;
+  /** Closes every app, then every part, the last started first. */
   close(): Promise<void>;
 }
 
@@ -55,21 +63,19 @@ async function listenGrpc(grpc: HubGrpcServer, host: string, port: number): Prom
 }
 
 /**
- * Starts the parts named in `config.only` in this process, wired in-process to each other and over
- * HTTP to the parts that run elsewhere. Parts start in dependency order (chain, registry, hub, API)
+ * Builds the parts named in `config.only` in this process, wired in-process to each other and over
+ * HTTP to the parts that run elsewhere, without listening (startStack listens; `npm run sdk:types`
+ * reads the apps' OpenAPI documents). Parts start in dependency order (chain, registry, hub, API)
  * and stop in the reverse order, so that nothing a part accepted is lost to a closed dependency.
  */
-export async function startStack(
+export async function buildStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
-): Promise<RunningStack> {
+): Promise<BuiltStack> {
   const naming = namingProfile(config.naming);
   const runs = (part: PartName) => config.only.includes(part);
   const started: Started[] = [];
-  const urls: Partial<Record<PartName, string>> = {};
   let grpc: HubGrpcServer | undefined;
-  let hubGrpc: string | undefined;
-  const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
 
   const stopAll = once(async () => {
     for (const { app } of [...started].reverse()) await app.close();
@@ -148,15 +154,31 @@ export async function startStack(
       });
       started.push({ part: "api", ...api });
     }
-
-    for (const { part, app } of started) {
-      urls[part] = await listen(app, part, config.host, config.ports[part]);
-      routes[part] = app.routeInventory;
-    }
-    if (grpc !== undefined) hubGrpc = await listenGrpc(grpc, config.host, config.hubGrpcPort);
   } catch (error) {
     await stopAll().catch(() => undefined);
     throw error;
   }
-  return { urls, hubGrpc, routes, close: stopAll };
+  return { parts: started, grpc, close: stopAll };
+}
+
+/** Builds the stack (buildStack) and has every part listen on its port, the hub's gRPC too. */
+export async function startStack(
+  config: StackConfig,
+  logger: Logger = createLogger(config.logLevel),
+): Promise<RunningStack> {
+  const built = await buildStack(config, logger);
+  const urls: Partial<Record<PartName, string>> = {};
+  const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
+  let hubGrpc: string | undefined;
+  try {
+    for (const { part, app } of built.parts) {
+      urls[part] = await listen(app, part, config.host, config.ports[part]);
+      routes[part] = app.routeInventory;
+    }
+    if (built.grpc !== undefined) hubGrpc = await listenGrpc(built.grpc, config.host, config.hubGrpcPort);
+  } catch (error) {
+    await built.close().catch(() => undefined);
+    throw error;
+  }
+  return { urls, hubGrpc, routes, close: built.close };
 }

@@ -1,5 +1,6 @@
 /** The hub's OpenAPI document: what it is, its operation groups, its message and error schemas (SPEC C). */
 import type { ApiDescription } from "../http/index.js";
+import { eventJsonSchemas } from "../protocol/json/eventSchema.js";
 import { messageJsonSchemas } from "../protocol/json/messageSchema.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { hubErrorSchema } from "./errors.js";
@@ -25,7 +26,7 @@ export function hubApi(profile: NamingProfile): ApiDescription {
       { name: "Activity", description: "Aggregates the client API reads." },
       { name: "Admin", description: "Operator routes." },
     ],
-    schemas: [...messageJsonSchemas(profile), hubErrorSchema],
+    schemas: [...messageJsonSchemas(profile), ...eventJsonSchemas(), hubErrorSchema],
     errorSchema: hubErrorSchema.$id,
     refusals: {
       404: "No such message, event, proof or fid (errCode not_found).",

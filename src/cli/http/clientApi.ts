@@ -1,7 +1,8 @@
-/** The client API's HTTP API as the CLI uses it (docs/clientapi.md); answers are `{result}`. */
+/** The client API's HTTP API as the CLI uses it (docs/clientapi.md), through the SDK's ClientApiClient. */
 import type { SignedKeyRequestJson } from "../../clientapi/index.js";
 import type { ChannelJson } from "../../clientapi/render.js";
-import { type RequestOptions, request } from "./request.js";
+import { ClientApiClient as SdkClientApiClient } from "../../client/index.js";
+import { sdkOptions, throughSdk } from "./request.js";
 
 export interface SignedKeyRequestBody {
   key: string;
@@ -21,32 +22,37 @@ export interface ChannelBody {
 }
 
 export function clientApiClient(base: string, adminToken?: string) {
-  const call = async <T>(path: string, options: RequestOptions = {}): Promise<T> =>
-    (await request<{ result: T }>("client API", base, path, options)).result;
   // Operator routes take the admin token when castnet runs with one; loopback callers need none.
-  const operator = adminToken ? { authorization: `Bearer ${adminToken}` } : undefined;
+  const sdk = new SdkClientApiClient(base, sdkOptions({ adminToken: adminToken || undefined }));
+  // Answers are `{result}`; typed as the CLI's own JSON types of the client API.
+  const result = async <T>(run: () => Promise<{ data?: unknown }>) =>
+    ((await throughSdk("client API", base, run)).data as { result: T }).result;
   return {
     base,
     createKeyRequest: (body: SignedKeyRequestBody) =>
-      call<{ signedKeyRequest: SignedKeyRequestJson }>("/v2/signed-key-requests", { body }),
-    keyRequest: (token: string) =>
-      call<{ signedKeyRequest: SignedKeyRequestJson }>(
-        `/v2/signed-key-request?token=${encodeURIComponent(token)}`,
+      result<{ signedKeyRequest: SignedKeyRequestJson }>(() =>
+        sdk.api.POST("/v2/signed-key-requests", { body }),
       ),
-    channels: () => call<{ channels: ChannelJson[] }>("/v2/all-channels"),
+    keyRequest: (token: string) =>
+      result<{ signedKeyRequest: SignedKeyRequestJson }>(() =>
+        sdk.api.GET("/v2/signed-key-request", { params: { query: { token } } }),
+      ),
+    channels: () => result<{ channels: ChannelJson[] }>(() => sdk.api.GET("/v2/all-channels")),
     createChannel: (body: ChannelBody) =>
-      call<{ channel: ChannelJson }>("/v1/admin/channels", { body, headers: operator }),
+      result<{ channel: ChannelJson }>(() => sdk.api.POST("/v1/admin/channels", { body })),
     follow: (channelId: string, fid: number) =>
-      call<unknown>(`/v1/admin/channels/${encodeURIComponent(channelId)}/followers/${fid}`, {
-        method: "PUT",
-        body: {},
-        headers: operator,
-      }),
+      result<unknown>(() =>
+        sdk.api.PUT("/v1/admin/channels/{channelId}/followers/{fid}", {
+          params: { path: { channelId, fid } },
+          body: {},
+        }),
+      ),
     unfollow: (channelId: string, fid: number) =>
-      call<unknown>(`/v1/admin/channels/${encodeURIComponent(channelId)}/followers/${fid}`, {
-        method: "DELETE",
-        headers: operator,
-      }),
+      result<unknown>(() =>
+        sdk.api.DELETE("/v1/admin/channels/{channelId}/followers/{fid}", {
+          params: { path: { channelId, fid } },
+        }),
+      ),
   };
 }
 

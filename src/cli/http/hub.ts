@@ -1,5 +1,6 @@
-/** The hub's HTTP API as the CLI uses it (docs/hub.md). */
-import { request } from "./request.js";
+/** The hub's HTTP API as the CLI uses it (docs/hub.md), through the SDK's HubClient. */
+import { HubClient as SdkHubClient } from "../../client/index.js";
+import { sdkOptions, throughSdk } from "./request.js";
 
 /** A message as the hub renders it in JSON (only the fields the CLI reads are typed). */
 export interface HubMessage {
@@ -35,21 +36,23 @@ export interface UserNameProofJson {
 }
 
 export function hubClient(base: string) {
-  const get = <T>(path: string, missingIsUndefined = false) =>
-    request<T>("hub", base, path, { missingIsUndefined });
+  const sdk = new SdkHubClient(base, sdkOptions());
+  // Answers are typed as the few fields the CLI reads (above), a part of what the SDK types.
+  const call = <T>(run: () => Promise<unknown>) => throughSdk("hub", base, run) as Promise<T>;
+  const maybe = <T>(run: () => Promise<unknown>) =>
+    throughSdk("hub", base, run, true) as Promise<T | undefined>;
   return {
     base,
-    submitMessage: (bytes: Uint8Array) =>
-      request<HubMessage>("hub", base, "/v1/submitMessage", { body: bytes }),
+    submitMessage: (bytes: Uint8Array) => call<HubMessage>(() => sdk.submitMessage(bytes)),
     castsByFid: (fid: number, pageSize: number) =>
-      get<HubPage>(`/v1/castsByFid?fid=${fid}&reverse=true&pageSize=${pageSize}`),
-    castById: (fid: number, hash: string) => get<HubMessage>(`/v1/castById?fid=${fid}&hash=${hash}`, true),
-    userDataByFid: (fid: number) => get<HubPage>(`/v1/userDataByFid?fid=${fid}`),
+      call<HubPage>(() => sdk.get("/v1/castsByFid", { fid, reverse: "true", pageSize })),
+    castById: (fid: number, hash: string) =>
+      maybe<HubMessage>(() => sdk.get("/v1/castById", { fid, hash })) as Promise<HubMessage>,
+    userDataByFid: (fid: number) => call<HubPage>(() => sdk.get("/v1/userDataByFid", { fid })),
     userNameProofByName: (name: string) =>
-      get<UserNameProofJson | undefined>(`/v1/userNameProofByName?name=${encodeURIComponent(name)}`, true),
+      maybe<UserNameProofJson>(() => sdk.get("/v1/userNameProofByName", { name })),
     /** The stream of hub events as SSE, from `fromEventId` (inclusive) or the next event. */
-    eventStreamUrl: (fromEventId: number | undefined) =>
-      `${base}/v1/events/stream${fromEventId === undefined ? "" : `?from_event_id=${fromEventId}`}`,
+    eventStreamUrl: (fromEventId: number | undefined) => sdk.eventStreamUrl(fromEventId),
   };
 }
 

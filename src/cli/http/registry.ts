@@ -1,6 +1,7 @@
-/** The name registry's HTTP API as the CLI uses it (docs/registry.md). */
+/** The name registry's HTTP API as the CLI uses it (docs/registry.md), through the SDK's RegistryClient. */
 import type { Hex } from "viem";
-import { request } from "./request.js";
+import { RegistryClient as SdkRegistryClient } from "../../client/index.js";
+import { sdkOptions, throughSdk } from "./request.js";
 
 export interface Transfer {
   id: number;
@@ -24,24 +25,15 @@ export interface TransferRequest {
 }
 
 export function registryClient(base: string) {
+  const sdk = new SdkRegistryClient(base, sdkOptions());
   return {
     base,
     /** The name's latest transfer, or undefined when it is not registered. */
-    async current(name: string): Promise<Transfer | undefined> {
-      const answer = await request<{ transfer: Transfer } | undefined>(
-        "registry",
-        base,
-        `/transfers/current?name=${encodeURIComponent(name)}`,
-        { missingIsUndefined: true },
-      );
-      return answer?.transfer;
-    },
-    async currentTime(): Promise<number> {
-      return (await request<{ currentTime: number }>("registry", base, "/current-time")).currentTime;
-    },
-    async transfer(body: TransferRequest): Promise<Transfer> {
-      return (await request<{ transfer: Transfer }>("registry", base, "/transfers", { body })).transfer;
-    },
+    current: (name: string): Promise<Transfer | undefined> =>
+      throughSdk("registry", base, () => sdk.current({ name }), true),
+    currentTime: (): Promise<number> => throughSdk("registry", base, () => sdk.currentTime()),
+    transfer: (body: TransferRequest): Promise<Transfer> =>
+      throughSdk("registry", base, () => sdk.transfer(body)),
   };
 }
 

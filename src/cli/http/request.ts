@@ -1,7 +1,10 @@
 /**
  * One HTTP call to a part, as a third-party client makes it: a part that cannot be reached, or that
  * refuses, becomes one sentence for the terminal (CliError), in the words of the part's own error body.
+ * The part modules beside this one call through the SDK (castnet/client) with `throughSdk`; `request`
+ * is for a one-off call to any path.
  */
+import { CastnetApiError, type ClientOptions } from "../../client/index.js";
 
 export type PartLabel = "hub" | "registry" | "client API" | "devchain";
 
@@ -46,6 +49,34 @@ function messageOf(body: unknown): string | undefined {
 
 export function unreachable(part: PartLabel, base: string): CliError {
   return new CliError(`cannot reach the ${part} at ${base}: is castnet running?`);
+}
+
+/** SDK client options for the CLI: every call gives up after the same time as `request`'s. */
+export function sdkOptions(options: ClientOptions = {}): ClientOptions {
+  return { ...options, fetch: (input) => fetch(input, { signal: AbortSignal.timeout(TIMEOUT_MS) }) };
+}
+
+/** An SDK call whose refusal (the API's typed error) or unreachable part becomes a CliError. */
+export async function throughSdk<T>(part: PartLabel, base: string, call: () => Promise<T>): Promise<T>;
+export async function throughSdk<T>(
+  part: PartLabel,
+  base: string,
+  call: () => Promise<T>,
+  missingIsUndefined: true,
+): Promise<T | undefined>;
+export async function throughSdk<T>(
+  part: PartLabel,
+  base: string,
+  call: () => Promise<T>,
+  missingIsUndefined = false,
+): Promise<T | undefined> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!(error instanceof CastnetApiError)) throw unreachable(part, base);
+    if (error.status === 404 && missingIsUndefined) return undefined;
+    throw new CliError(`the ${part} refused: ${error.message}`, error.status);
+  }
 }
 
 export async function request<T>(

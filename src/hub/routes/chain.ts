@@ -4,6 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import type { OnChainEvent } from "../../protocol/generated/onchain_event.js";
+import { sendJson } from "./json.js";
 import { chainOrderKey, pageInMemory, type PageRequest } from "../paging.js";
 import {
   checkTokenLength,
@@ -16,8 +17,24 @@ import {
   type PagingQuery,
 } from "./query.js";
 
-const object = { type: "object", additionalProperties: true } as const;
-const eventsSchema = { type: "object", properties: { events: { type: "array", items: object } } } as const;
+// Events are sent as the renderer's JSON text, in its key order (the reference's): these schemas
+// document the shape (src/protocol/json/eventSchema.ts) and Fastify does not re-serialise text.
+const eventSchema = { $ref: "OnChainEvent#" } as const;
+const eventsSchema = {
+  type: "object",
+  required: ["events"],
+  additionalProperties: false,
+  properties: { events: { type: "array", items: eventSchema } },
+} as const;
+const signerPageSchema = {
+  type: "object",
+  required: ["events"],
+  additionalProperties: false,
+  properties: {
+    events: { type: "array", items: eventSchema },
+    nextPageToken: { type: "string", description: "Absent on the last page." },
+  },
+} as const;
 const FID_KEY_LENGTH = 8;
 const SIGNER_EVENT_KEY_LENGTH = 8;
 
@@ -44,18 +61,18 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
           required: ["fid"],
           properties: { fid: integer, signer: text, ...pagingProperties },
         },
-        // Either { events } or one event; a loose schema serialises both as they are.
-        response: { 200: object },
+        response: { 200: { anyOf: [signerPageSchema, eventSchema] } },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { fid, signer } = request.query;
       // With a key the reference answers that key's event alone, and only while the key is active.
       if (signer !== undefined && signer !== "") {
-        return renderOnChainEvent(await service.onChainSigner(fid, hexParam(signer, "signer", 32)));
+        const event = await service.onChainSigner(fid, hexParam(signer, "signer", 32));
+        return sendJson(reply, JSON.stringify(renderOnChainEvent(event)));
       }
       const page = checkTokenLength(pageRequest(request.query), SIGNER_EVENT_KEY_LENGTH);
-      return pageSignerEvents(await service.onChainSignersByFid(fid), page);
+      return sendJson(reply, JSON.stringify(pageSignerEvents(await service.onChainSignersByFid(fid), page)));
     },
   );
 
@@ -74,11 +91,10 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
         response: { 200: eventsSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const type = enumParam(request.query.event_type, [ON_CHAIN_EVENT_TYPE_NAMES.slice(0, 5)], "event_type");
-      return {
-        events: (await service.onChainEventsByFid(request.query.fid, type)).map(renderOnChainEvent),
-      };
+      const events = (await service.onChainEventsByFid(request.query.fid, type)).map(renderOnChainEvent);
+      return sendJson(reply, JSON.stringify({ events }));
     },
   );
 
@@ -90,13 +106,14 @@ export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
         description: "SPEC Events 5: the id-register event of the fid an address holds in custody.",
         tags: ["On-chain events"],
         querystring: { type: "object", required: ["address"], properties: { address: text } },
-        response: { 200: object },
+        response: { 200: eventSchema },
       },
     },
-    async (request) =>
-      renderOnChainEvent(
-        await service.onChainIdRegistryEventByAddress(hexParam(request.query.address, "address", 20)),
-      ),
+    async (request, reply) => {
+      const address = hexParam(request.query.address, "address", 20);
+      const event = await service.onChainIdRegistryEventByAddress(address);
+      return sendJson(reply, JSON.stringify(renderOnChainEvent(event)));
+    },
   );
 
   app.get<{ Querystring: PagingQuery }>(

@@ -3,9 +3,11 @@ import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { renderHubEvent } from "../../protocol/json/index.js";
+import { sendJson } from "./json.js";
 import { integer } from "./query.js";
 
-const eventSchema = { type: "object", required: ["type", "id"], additionalProperties: true } as const;
+// Sent as the renderer's JSON text, in its key order; the schema documents it (src/protocol/json/eventSchema.ts).
+const eventSchema = { $ref: "HubEvent#" } as const;
 
 export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, profile }) => {
   app.get<{ Querystring: { from_event_id?: number } }>(
@@ -21,6 +23,7 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
           200: {
             type: "object",
             required: ["nextPageEventId", "events"],
+            additionalProperties: false,
             properties: {
               nextPageEventId: { type: "integer" },
               events: { type: "array", items: eventSchema },
@@ -29,12 +32,10 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const page = await service.events(request.query.from_event_id ?? 0);
-      return {
-        nextPageEventId: page.nextPageEventId,
-        events: page.events.map((e) => renderHubEvent(e, profile)),
-      };
+      const events = page.events.map((e) => renderHubEvent(e, profile));
+      return sendJson(reply, JSON.stringify({ nextPageEventId: page.nextPageEventId, events }));
     },
   );
 
@@ -50,11 +51,11 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
         response: { 200: eventSchema },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const id = request.query.event_id ?? request.query.id;
       if (id === undefined)
         throw new HubError("bad_request.validation_failure", 'query parameter "event_id" is required');
-      return renderHubEvent(await service.eventById(id), profile);
+      return sendJson(reply, JSON.stringify(renderHubEvent(await service.eventById(id), profile)));
     },
   );
 };

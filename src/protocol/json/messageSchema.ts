@@ -21,10 +21,14 @@ export type JsonSchema = Record<string, unknown>;
 /** A schema others refer to by its `$id`. */
 export type NamedSchema = { $id: string } & JsonSchema;
 
-const ref = (id: string) => ({ $ref: `${id}#` });
-const integer = { type: "integer", minimum: 0 } as const;
-const hex = (what: string) => ({ type: "string", pattern: "^(0x([0-9a-f]{2})+)?$", description: what });
-const base64 = (what: string) => ({ type: "string", contentEncoding: "base64", description: what });
+export const ref = (id: string) => ({ $ref: `${id}#` });
+export const integer = { type: "integer", minimum: 0 } as const;
+export const hex = (what: string) => ({
+  type: "string",
+  pattern: "^(0x([0-9a-f]{2})+)?$",
+  description: what,
+});
+export const base64 = (what: string) => ({ type: "string", contentEncoding: "base64", description: what });
 const text = { type: "string" } as const;
 
 /** An enum by its name, or by its number when this version has none for it (as the renderers do). */
@@ -38,7 +42,7 @@ export function enumSchema(names: readonly (string | undefined)[], description: 
   };
 }
 
-function object(
+export function object(
   id: string,
   required: readonly string[],
   properties: Record<string, unknown>,
