@@ -6,7 +6,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
 import { compiled, type Database, runCompiled } from "../storage/index.js";
 import { StoreType } from "./keys.js";
-import { cut, type Page, type PageRequest } from "./paging.js";
+import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
 export interface JsonRow {
@@ -100,18 +100,25 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
       .execute();
     joined = rows.map((r) => (r.json_profile === ctx.profile ? r.json : ctx.render(r.message))).join(",");
   }
-  let next: Uint8Array | undefined;
-  if (count === page.pageSize && row.last !== null) {
-    const last = row.last;
-    const more = await runCompiled(
-      database.db,
-      `more:${list.shape}|${direction}`,
-      () => list.query(last, page.reverse).select("m.ts_hash").limit(1),
-      [...list.parameters, last, 1],
-    );
-    if (more.length > 0) next = last;
-  }
-  return { joined, next };
+  return { joined, next: await nextKey(database.db, list, page, count, row.last) };
+}
+
+/** The key to resume after a page of `count` items ending at `last`, when more follow. */
+async function nextKey(
+  db: Db,
+  list: MessageList,
+  page: PageRequest,
+  count: number,
+  last: Uint8Array | null,
+): Promise<Uint8Array | undefined> {
+  if (count < page.pageSize || last === null) return undefined;
+  const more = await runCompiled(
+    db,
+    `more:${list.shape}|${page.reverse ? "desc" : "asc"}`,
+    () => list.query(last, page.reverse).select("m.ts_hash").limit(1),
+    [...list.parameters, last, 1],
+  );
+  return more.length > 0 ? last : undefined;
 }
 
 export interface ListContext {
@@ -213,32 +220,76 @@ export function castsByMention(ctx: ListContext, mentionFid: number, page: PageR
   return jsonPage(ctx, mentionList(ctx.database.db, mentionFid), page);
 }
 
+/** A page of messages for the gRPC API: their stored bytes, each as a protobuf field 1. */
+export interface FramedPage {
+  /** The messages as the repeated field 1 of MessagesResponse: tag, varint length, bytes, each. */
+  framed: Buffer;
+  next: Uint8Array | undefined;
+}
+
+/** SQL of one byte, an integer expression below 256, as two hex digits. */
+function hexByte(postgres: boolean, value: string): string {
+  return postgres ? `lpad(to_hex(${value}), 2, '0')` : `printf('%02x', ${value})`;
+}
+
 /**
- * Pages a message list as the stored protobuf bytes of its messages (the gRPC API), on a reader
- * thread where the database has them; one row past the page tells whether more follow.
+ * SQL of a row's message as field 1 of a protobuf answer, in hex: tag 0x0a, the length as a varint
+ * (up to four bytes: 256 MiB, far beyond any message a hub takes), the bytes.
  */
-export async function bytesPage(
+function framedHex(postgres: boolean): string {
+  const length = postgres ? "octet_length(message)" : "length(message)";
+  const byte = (index: number, last: boolean) =>
+    hexByte(postgres, last ? `${length} >> ${7 * index}` : `((${length} >> ${7 * index}) & 127) | 128`);
+  const varint = (bytes: number) =>
+    Array.from({ length: bytes }, (_, i) => byte(i, i === bytes - 1)).join(" || ");
+  const cases = [1, 2, 3].map((bytes) => `when ${length} < ${2 ** (7 * bytes)} then ${varint(bytes)}`);
+  const bytes = postgres ? "encode(message, 'hex')" : "hex(message)";
+  return `'0a' || (case ${cases.join(" ")} else ${varint(4)} end) || ${bytes}`;
+}
+
+/**
+ * Pages a message list as the stored protobuf bytes of its messages (the gRPC API), framed and
+ * joined by the database as jsonPage joins JSON, in hex: one string per page, where a row per
+ * message cost the reader thread a buffer each, more than the query itself.
+ */
+export async function framedPage(
   database: Database<HubTables>,
   list: MessageList,
   page: PageRequest,
-): Promise<Page<Uint8Array>> {
+): Promise<FramedPage> {
   const direction = page.reverse ? "desc" : "asc";
+  const postgres = database.engine === "postgres";
   const seekParameters = page.after === undefined ? [] : [page.after];
-  const rows = await database.read(
+  const [row] = await database.read(
     compiled(
       database.db,
-      `bytes:${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`,
-      () =>
-        list
+      `framed:${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`,
+      () => {
+        const inner = list
           .query(page.after, page.reverse)
           .select(["m.ts_hash as ts_hash", "m.message as message"])
           .orderBy("m.ts_hash", direction)
-          .limit(page.pageSize + 1),
-      [...list.parameters, ...seekParameters, page.pageSize + 1],
+          .limit(page.pageSize);
+        const item = sql.raw(framedHex(postgres));
+        const joined = postgres
+          ? sql<string | null>`string_agg(${item}, '' order by ts_hash ${sql.raw(direction)})`
+          : sql<string | null>`group_concat(${item}, '')`;
+        const last = postgres
+          ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(page.reverse ? "asc" : "desc")}))[1]`
+          : sql<Uint8Array | null>`${sql.raw(page.reverse ? "min" : "max")}(ts_hash)`;
+        return database.db
+          .selectFrom(inner.as("page"))
+          .select([joined.as("joined"), sql<number | string>`count(*)`.as("n"), last.as("last")]);
+      },
+      [...list.parameters, ...seekParameters, page.pageSize],
     ),
   );
-  const cutRows = cut(rows, page.pageSize, (row) => row.ts_hash);
-  return { items: cutRows.items.map((row) => row.message), next: cutRows.next };
+  const count = Number(row?.n ?? 0);
+  if (row === undefined || count === 0) return { framed: Buffer.alloc(0), next: undefined };
+  return {
+    framed: Buffer.from(row.joined ?? "", "hex"),
+    next: await nextKey(database.db, list, page, count, row.last),
+  };
 }
 
 export async function messageBySetKey(
