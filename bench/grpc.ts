@@ -28,10 +28,10 @@ import { castData, Connection, noNames, signer } from "./hub.js";
 
 const FIDS = 300;
 /** Casts per fid in one submit batch; a fid ends with 100 after the warm-up and the rounds. */
-const CASTS_PER_FID = 10;
-const ROUNDS = 4;
+const CASTS_PER_FID = 5;
+const ROUNDS = 9;
 const CONCURRENCY = 32;
-const READS = 3_000;
+const READS = 2_000;
 const PAGE_SIZE = 100;
 
 type Api = "http" | "grpc";
