@@ -49,7 +49,7 @@ const WARMUP_MS = 1_000;
 const READ_MS = 5_000;
 
 /** A feed with no transfers: names play no part here. */
-const noNames: TransferFeed = {
+export const noNames: TransferFeed = {
   signer: async () => privateKeyToAccount(generatePrivateKey()).address,
   transfersAfter: async () => [],
   transfersByName: async () => [],
@@ -71,7 +71,7 @@ interface LoadResult {
   p99?: number;
 }
 
-function castData(fid: number, timestamp: number, text: string): MessageData {
+export function castData(fid: number, timestamp: number, text: string): MessageData {
   return {
     type: MessageType.CAST_ADD,
     fid,
@@ -85,7 +85,7 @@ function castData(fid: number, timestamp: number, text: string): MessageData {
  * Signs as a client library does (BLAKE3-20 of the data bytes, Ed25519 over the hash), with the
  * key parsed once: parsing a raw Ed25519 key costs far more than the signature.
  */
-function signer(privateKey: Uint8Array): (data: MessageData) => Uint8Array {
+export function signer(privateKey: Uint8Array): (data: MessageData) => Uint8Array {
   const key = createPrivateKey({
     key: Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), privateKey]),
     format: "der",
@@ -325,7 +325,7 @@ export async function benchHub(): Promise<void> {
  * One keep-alive connection with one request in flight, speaking HTTP/1.1 over a raw socket:
  * Node's HTTP client costs more CPU per request than the server it measures, on the same cores.
  */
-class Connection {
+export class Connection {
   readonly #socket: Socket;
   /** Bytes of a response head not yet complete. */
   #head: Buffer = Buffer.alloc(0);

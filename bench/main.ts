@@ -6,6 +6,7 @@ const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
   protocol: async () => ({ run: (await import("./protocol.js")).benchProtocol }),
   registry: async () => ({ run: (await import("./registry.js")).benchRegistry }),
   hub: async () => ({ run: (await import("./hub.js")).benchHub }),
+  grpc: async () => ({ run: (await import("./grpc.js")).benchGrpc }),
   clientapi: async () => ({ run: (await import("./clientapi.js")).benchClientApi }),
 };
 

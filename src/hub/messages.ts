@@ -6,7 +6,7 @@ import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
 import { compiled, type Database, runCompiled } from "../storage/index.js";
 import { StoreType } from "./keys.js";
-import { cut, type Page, type PageRequest } from "./paging.js";
+import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
 export interface JsonRow {
@@ -100,18 +100,25 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
       .execute();
     joined = rows.map((r) => (r.json_profile === ctx.profile ? r.json : ctx.render(r.message))).join(",");
   }
-  let next: Uint8Array | undefined;
-  if (count === page.pageSize && row.last !== null) {
-    const last = row.last;
-    const more = await runCompiled(
-      database.db,
-      `more:${list.shape}|${direction}`,
-      () => list.query(last, page.reverse).select("m.ts_hash").limit(1),
-      [...list.parameters, last, 1],
-    );
-    if (more.length > 0) next = last;
-  }
-  return { joined, next };
+  return { joined, next: await nextKey(database.db, list, page, count, row.last) };
+}
+
+/** The key to resume after a page of `count` items ending at `last`, when more follow. */
+export async function nextKey(
+  db: Db,
+  list: MessageList,
+  page: PageRequest,
+  count: number,
+  last: Uint8Array | null,
+): Promise<Uint8Array | undefined> {
+  if (count < page.pageSize || last === null) return undefined;
+  const more = await runCompiled(
+    db,
+    `more:${list.shape}|${page.reverse ? "desc" : "asc"}`,
+    () => list.query(last, page.reverse).select("m.ts_hash").limit(1),
+    [...list.parameters, last, 1],
+  );
+  return more.length > 0 ? last : undefined;
 }
 
 export interface ListContext {
@@ -211,34 +218,6 @@ export function mentionList(db: Db, mentionFid: number): MessageList {
 
 export function castsByMention(ctx: ListContext, mentionFid: number, page: PageRequest): Promise<JsonPage> {
   return jsonPage(ctx, mentionList(ctx.database.db, mentionFid), page);
-}
-
-/**
- * Pages a message list as the stored protobuf bytes of its messages (the gRPC API), on a reader
- * thread where the database has them; one row past the page tells whether more follow.
- */
-export async function bytesPage(
-  database: Database<HubTables>,
-  list: MessageList,
-  page: PageRequest,
-): Promise<Page<Uint8Array>> {
-  const direction = page.reverse ? "desc" : "asc";
-  const seekParameters = page.after === undefined ? [] : [page.after];
-  const rows = await database.read(
-    compiled(
-      database.db,
-      `bytes:${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`,
-      () =>
-        list
-          .query(page.after, page.reverse)
-          .select(["m.ts_hash as ts_hash", "m.message as message"])
-          .orderBy("m.ts_hash", direction)
-          .limit(page.pageSize + 1),
-      [...list.parameters, ...seekParameters, page.pageSize + 1],
-    ),
-  );
-  const cutRows = cut(rows, page.pageSize, (row) => row.ts_hash);
-  return { items: cutRows.items.map((row) => row.message), next: cutRows.next };
 }
 
 export async function messageBySetKey(

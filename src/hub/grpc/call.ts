@@ -5,7 +5,8 @@ import { HubError } from "../../protocol/errors.js";
 import type { Database } from "../../storage/index.js";
 import type { CredentialCheck } from "../auth.js";
 import type { StoreType } from "../keys.js";
-import { bytesPage, messageBySetKey, type MessageList } from "../messages.js";
+import { framedPage } from "../framedPages.js";
+import { messageBySetKey, type MessageList } from "../messages.js";
 import { pageSizeOf, type PageRequest } from "../paging.js";
 import type { HubService } from "../service.js";
 import type { HubTables } from "../tables.js";
@@ -61,8 +62,8 @@ export async function messagePage(
   list: MessageList,
   request: PagingFields,
 ): Promise<BytesPage> {
-  const page = await bytesPage(ctx.database, list, pageOf(request, MESSAGE_KEY_LENGTH));
-  return { items: page.items, nextPageToken: page.next };
+  const page = await framedPage(ctx.database, list, pageOf(request, MESSAGE_KEY_LENGTH));
+  return { framed: page.framed, nextPageToken: page.next };
 }
 
 /** The stored bytes of the live message at a set key, or not_found as the HTTP API answers it. */

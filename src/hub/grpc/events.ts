@@ -5,7 +5,7 @@ import { storedEventById, storedEventsFrom } from "../events.js";
 import { u64 } from "../keys.js";
 import { cut, pageSizeOf } from "../paging.js";
 import { type GrpcContext, type Handlers, unary } from "./call.js";
-import type { BytesPage } from "./wire.js";
+import { type BytesPage, framed } from "./wire.js";
 
 /** A GetEvents page token: the id the next page starts at, 8 bytes big-endian. */
 function startOf(request: EventsRequest): number {
@@ -33,7 +33,7 @@ export function eventHandlers(ctx: GrpcContext): Handlers {
       const size = pageSizeOf(request.pageSize);
       const rows = await storedEventsFrom(db, startOf(request), size + 1, request.stopId);
       const page = cut(rows, size, (row) => u64(row.id + 1));
-      return { items: page.items.map((row) => row.event), nextPageToken: page.next };
+      return { framed: framed(page.items.map((row) => row.event)), nextPageToken: page.next };
     }),
   };
 }

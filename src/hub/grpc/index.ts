@@ -45,7 +45,11 @@ export function createGrpcServer(
   ctx: GrpcContext,
   options: { tls?: GrpcTls; streams?: StreamLimits } = {},
 ): HubGrpcServer {
-  const server = new Server({ "grpc.max_receive_message_length": MAX_REQUEST_BYTES });
+  const server = new Server({
+    "grpc.max_receive_message_length": MAX_REQUEST_BYTES,
+    // Channelz keeps statistics per call for a debugging service castnet does not serve.
+    "grpc.enable_channelz": 0,
+  });
   const streams = subscribeHandlers(ctx, options.streams);
   server.addService(hubServiceDefinition(), {
     ...writeHandlers(ctx),

@@ -14,7 +14,8 @@ import { HubServiceService } from "../../protocol/generated/rpc.js";
  * items in field 1, the next page's token in field 2.
  */
 export interface BytesPage {
-  items: readonly Uint8Array[];
+  /** The items as the repeated field 1, framed (messages come so from the database; see framed()). */
+  framed: Uint8Array;
   nextPageToken: Uint8Array | undefined;
 }
 
@@ -29,11 +30,47 @@ function finish(writer: BinaryWriter): Buffer {
   return bytesOf(writer.finish());
 }
 
+/** The bytes of a varint, as protobuf writes a length. */
+function varintSize(value: number): number {
+  let size = 1;
+  while (value >= 0x80) {
+    value = Math.floor(value / 0x80);
+    size++;
+  }
+  return size;
+}
+
+/** Writes a length-delimited field (`tag`, its length, `bytes`) at `at`; returns where it ends. */
+function putField(out: Buffer, at: number, tag: number, bytes: Uint8Array): number {
+  out[at++] = tag;
+  let length = bytes.length;
+  while (length >= 0x80) {
+    out[at++] = (length & 0x7f) | 0x80;
+    length = Math.floor(length / 0x80);
+  }
+  out[at++] = length;
+  out.set(bytes, at);
+  return at + bytes.length;
+}
+
+const fieldSize = (bytes: Uint8Array): number => 1 + varintSize(bytes.length) + bytes.length;
+
+/** Items as a page's repeated field 1, in one buffer of its exact size. */
+export function framed(items: readonly Uint8Array[]): Buffer {
+  const out = Buffer.allocUnsafe(items.reduce((size, item) => size + fieldSize(item), 0));
+  let at = 0;
+  for (const item of items) at = putField(out, at, 10, item);
+  return out;
+}
+
+/** A page's answer: its framed items as they are when no page follows, else with the token after them. */
 function encodePage(page: BytesPage): Buffer {
-  const writer = new BinaryWriter();
-  for (const item of page.items) writer.uint32(10).bytes(item);
-  if (page.nextPageToken !== undefined) writer.uint32(18).bytes(page.nextPageToken);
-  return finish(writer);
+  const token = page.nextPageToken;
+  if (token === undefined) return bytesOf(page.framed);
+  const out = Buffer.allocUnsafe(page.framed.length + fieldSize(token));
+  out.set(page.framed, 0);
+  putField(out, page.framed.length, 18, token);
+  return out;
 }
 
 /** ValidationResponse of a valid message: valid (1) and the message (2). */
