@@ -13,7 +13,10 @@ import { namingProfile } from "../protocol/naming.js";
 import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
 import { createRegistry } from "../registry/index.js";
 import type { ActivitySource } from "../clientapi/activity.js";
+import { contextOf } from "./context.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
+import type { Progress } from "./progress.js";
+import { seedDemo } from "./seed/index.js";
 import { secureStart } from "./secrets.js";
 
 export interface RunningStack {
@@ -62,6 +65,7 @@ async function listenGrpc(grpc: HubGrpcServer, host: string, port: number): Prom
 export async function startStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
+  seedProgress?: Progress,
 ): Promise<RunningStack> {
   const naming = namingProfile(config.naming);
   const runs = (part: PartName) => config.only.includes(part);
@@ -142,7 +146,6 @@ export async function startStack(
         naming,
         adminToken: config.adminToken,
         activity: activity!,
-        seed: config.seed,
         http: config.http,
         ...config.parts.api,
       });
@@ -154,6 +157,20 @@ export async function startStack(
       routes[part] = app.routeInventory;
     }
     if (grpc !== undefined) hubGrpc = await listenGrpc(grpc, config.host, config.hubGrpcPort);
+    // Through the parts' HTTP APIs, as `castnet seed demo` does it against a running stack.
+    if (config.seed === "demo")
+      await seedDemo(
+        contextOf({
+          hubUrl: urls.hub,
+          registryUrl: urls.registry,
+          apiUrl: urls.api,
+          chainUrl: urls.chain,
+          adminToken: config.adminToken,
+          network: config.network,
+          dataDir: config.dataDir,
+        }),
+        seedProgress,
+      );
   } catch (error) {
     await stopAll().catch(() => undefined);
     throw error;
