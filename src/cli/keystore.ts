@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Hex } from "viem";
-import { tightenDirectory } from "../storage/index.js";
+import { tightenDirectory } from "../storage/permissions.js";
 import { UsageError } from "./options.js";
 
 export interface StoredAccount {

@@ -1,6 +1,8 @@
 /**
  * The `castnet` program: one module per command group registers its commands. Every command throws
- * instead of exiting, its refusals already worded as one UsageError (main.ts prints them).
+ * instead of exiting, its refusals already worded as one UsageError (main.ts prints them). Actions
+ * import what is heavy (viem, the servers, the databases) when they run, so that `--help` and the
+ * small commands start without loading it.
  */
 import { Command } from "commander";
 import { registerAccount } from "./commands/account.js";

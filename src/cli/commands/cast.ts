@@ -3,10 +3,8 @@ import { type Command, Option } from "commander";
 import { MessageType } from "../../protocol/generated/message.js";
 import { fromHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
 import { parseCastId, parseHash } from "../targets.js";
-import { postCast } from "../writes.js";
 
 interface CastOptions extends CommonOptions {
   replyTo?: string;
@@ -33,6 +31,7 @@ export function registerCast(program: Command): void {
       ),
     { parts: ["hub", "registry"], account: true },
   ).action(async (text: string, options: CastOptions) => {
+    const { postCast } = await import("../writes.js");
     if (options.replyTo !== undefined && options.channel !== undefined)
       throw new UsageError(
         "a cast answers a cast or goes to a channel, not both: give --reply-to or --channel",
@@ -61,6 +60,7 @@ export function registerCast(program: Command): void {
       .argument("<hash>", "the cast's hash (0x and 40 hex digits)"),
     { parts: ["hub"], account: true },
   ).action(async (hash: string, options: CommonOptions) => {
+    const { submit } = await import("../messages.js");
     const target = parseHash(hash);
     const context = contextOf(options);
     const actor = context.actor();

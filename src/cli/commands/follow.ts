@@ -3,7 +3,6 @@ import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../options.js";
 import { resolveFid } from "../targets.js";
-import { follow } from "../writes.js";
 
 export function registerFollow(program: Command): void {
   for (const verb of ["follow", "unfollow"] as const) {
@@ -11,6 +10,7 @@ export function registerFollow(program: Command): void {
       parts: ["hub", "registry"],
       account: true,
     }).action(async (who: string, options: CommonOptions) => {
+      const { follow } = await import("../writes.js");
       const context = contextOf(options);
       const actor = context.actor();
       const targetFid = await resolveFid(context, who);

@@ -1,11 +1,8 @@
 /** `castnet key-request create|approve|show`: the signed key request flow from both sides. */
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
-import { renderUnicodeCompact } from "uqr";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { approveKeyRequest } from "../keyRequest.js";
 import { UsageError } from "../options.js";
-import { requestKey } from "../writes.js";
 
 interface ApproveOptions extends CommonOptions {
   fid?: string;
@@ -25,6 +22,8 @@ export function registerKeyRequest(program: Command): void {
       .addOption(new Option("--redirect-url <url>", "where the user's wallet sends them afterwards")),
     { parts: ["api"], keystore: true },
   ).action(async (options: CommonOptions & { app: string; redirectUrl?: string }) => {
+    const { renderUnicodeCompact } = await import("uqr");
+    const { requestKey } = await import("../writes.js");
     const context = contextOf(options);
     const app = context.keystore().get(options.app);
     const signedKeyRequest = await requestKey(context, options.app, options.redirectUrl);
@@ -45,6 +44,7 @@ export function registerKeyRequest(program: Command): void {
       .addOption(new Option("--custody-key <0x…>", "that fid's custody private key")),
     { parts: ["api"], account: true },
   ).action(async (token: string, options: ApproveOptions) => {
+    const { approveKeyRequest } = await import("../keyRequest.js");
     const context = contextOf(options);
     let fid: number;
     let custodyPrivateKey: Hex;

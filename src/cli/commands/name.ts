@@ -1,11 +1,8 @@
 /** `castnet name …`: fnames at the registry, and the USERNAME that makes one a user's name. */
 import type { Command } from "commander";
-import { privateKeyToAccount } from "viem/accounts";
-import { signAdminTransfer } from "../../protocol/eip712/index.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import { resolveFid } from "../targets.js";
-import { registerName } from "../writes.js";
 
 export function registerNameCommands(program: Command): void {
   const name = program.command("name").description("names at the registry");
@@ -14,6 +11,7 @@ export function registerNameCommands(program: Command): void {
     name.command("register <name>").description("claim a name at the registry and make it the username"),
     { parts: ["registry", "hub"], account: true },
   ).action(async (wanted: string, options: CommonOptions) => {
+    const { registerName } = await import("../writes.js");
     const context = contextOf(options);
     const actor = context.actor();
     const { transfer, message } = await registerName(context, actor, wanted);
@@ -31,6 +29,8 @@ export function registerNameCommands(program: Command): void {
       .requiredOption("--to <name|fid>", "the fid that gets the name"),
     { parts: ["registry", "chain"], account: true },
   ).action(async (moved: string, options: CommonOptions & { to: string }) => {
+    const { privateKeyToAccount } = await import("viem/accounts");
+    const { signAdminTransfer } = await import("../../protocol/eip712/index.js");
     const context = contextOf(options);
     const actor = context.actor();
     const to = await resolveFid(context, options.to);

@@ -3,7 +3,6 @@ import { type Command, Option } from "commander";
 import { UserDataType } from "../../protocol/generated/message.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../options.js";
-import { setUserData } from "../writes.js";
 
 const FIELDS = [
   ["display", UserDataType.DISPLAY, "display name"],
@@ -19,6 +18,7 @@ export function registerProfile(program: Command): void {
   const set = profile.command("set").description("set profile fields (each is one user data message)");
   for (const [flag, , help] of FIELDS) set.addOption(new Option(`--${flag} <value>`, help));
   withOptions(set, { parts: ["hub"], account: true }).action(async (options: ProfileOptions) => {
+    const { setUserData } = await import("../writes.js");
     const given = FIELDS.filter(([flag]) => options[flag] !== undefined);
     if (given.length === 0) throw new UsageError("give at least one of --display, --bio, --pfp, --url");
     const context = contextOf(options);

@@ -3,7 +3,6 @@ import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../options.js";
 import { parseCastId } from "../targets.js";
-import { react } from "../writes.js";
 
 export function registerReact(program: Command): void {
   for (const [verb, done] of [
@@ -16,6 +15,7 @@ export function registerReact(program: Command): void {
         .description(verb === "react" ? "like or recast a cast" : "take back a like or recast"),
       { parts: ["hub"], account: true },
     ).action(async (kind: string, castId: string, options: CommonOptions) => {
+      const { react } = await import("../writes.js");
       if (kind !== "like" && kind !== "recast")
         throw new UsageError(`${verb} takes like or recast, got "${kind}"`);
       const target = parseCastId(castId);

@@ -1,7 +1,6 @@
 /** `castnet seed demo`: the demo world, into a running stack. */
 import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { seedDemo, summaryLines } from "../seed/index.js";
 
 export function registerSeed(program: Command): void {
   const seed = program.command("seed").description("fill a running stack with data");
@@ -13,6 +12,7 @@ export function registerSeed(program: Command): void {
       ),
     { parts: ["chain", "registry", "hub", "api"], keystore: true },
   ).action(async (options: CommonOptions) => {
+    const { seedDemo, summaryLines } = await import("../seed/index.js");
     const summary = await seedDemo(contextOf(options));
     report(options, summary, [
       ...summaryLines(summary),

@@ -1,8 +1,6 @@
 /** `castnet start`: the four parts in one process. */
 import { type Command, Option } from "commander";
 import { addStartOptions, startConfigOf } from "../options.js";
-import { createLogger } from "../../http/index.js";
-import { startStack } from "../stack.js";
 import { version } from "../version.js";
 
 const LABELS = { registry: "registry  ", hub: "hub       ", api: "client API", chain: "devchain  " } as const;
@@ -21,6 +19,8 @@ export function registerStart(program: Command): void {
       new Option("--print-config", "print the configuration flags, environment and file make, and exit"),
     )
     .action(async (options: { printConfig?: boolean }, command: Command) => {
+      const { createLogger } = await import("../../http/index.js");
+      const { startStack } = await import("../stack.js");
       const config = startConfigOf(command);
       if (options.printConfig) {
         const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };

@@ -1,10 +1,8 @@
 /** `castnet verify address`: an Ethereum address verification, claimed by a generated or given key. */
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
-import { generatePrivateKey } from "viem/accounts";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../options.js";
-import { verifyAddress } from "../writes.js";
 
 export function registerVerify(program: Command): void {
   const verify = program.command("verify").description("verifications of addresses");
@@ -15,6 +13,8 @@ export function registerVerify(program: Command): void {
       .addOption(new Option("--key <0x…>", "the address's private key")),
     { parts: ["hub", "chain"], account: true },
   ).action(async (options: CommonOptions & { key?: string }) => {
+    const { generatePrivateKey } = await import("viem/accounts");
+    const { verifyAddress } = await import("../writes.js");
     if (options.key !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(options.key))
       throw new UsageError("--key must be a 32-byte private key in 0x hex");
     const context = contextOf(options);
