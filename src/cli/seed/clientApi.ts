@@ -8,16 +8,8 @@ import { CliError, type RequestOptions, request } from "../http/request.js";
 import { type Actor, requestKey } from "../writes.js";
 import { channelUrl } from "./hub.js";
 import type { Tally } from "./tally.js";
-import {
-  ACTIONS,
-  BADGE_OVERRIDES,
-  BLOCKS,
-  CASTS,
-  CHANNELS,
-  HOST,
-  KEY_REQUEST_APP,
-  SPONSOR,
-} from "./world.js";
+import { CASTS } from "./casts.js";
+import { ACTIONS, BADGE_OVERRIDES, BLOCKS, CHANNELS, HOST, KEY_REQUEST_APP, SPONSOR } from "./world.js";
 
 type Actors = Map<string, Actor>;
 
@@ -61,7 +53,7 @@ export async function seedChannels(context: Context, actors: Actors, tally: Tall
         },
       });
     tally.one("channels", !there);
-    const followers = await operatorFollowers(context, channel.id);
+    const followers = await followersOf(context, channel.id);
     for (const name of channel.followers) {
       const fid = fidOf(actors, name);
       if (!followers.has(fid)) await context.api.follow(channel.id, fid);
@@ -70,7 +62,7 @@ export async function seedChannels(context: Context, actors: Actors, tally: Tall
   }
 }
 
-async function operatorFollowers(context: Context, channelId: string): Promise<Set<number>> {
+async function followersOf(context: Context, channelId: string): Promise<Set<number>> {
   const answer = await request<{ result: { fids: number[] } }>(
     "client API",
     context.api.base,

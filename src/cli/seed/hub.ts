@@ -21,7 +21,8 @@ import {
 } from "../writes.js";
 import { demoKey } from "./accounts.js";
 import type { Tally } from "./tally.js";
-import { ACCOUNTS, CASTS, CHANNELS, HOST, URL_LIKES } from "./world.js";
+import { CASTS, URL_LIKES } from "./casts.js";
+import { ACCOUNTS, CHANNELS, HOST } from "./world.js";
 
 type Actors = Map<string, Actor>;
 

@@ -16,16 +16,8 @@ import {
 } from "./clientApi.js";
 import { seedCasts, seedFollows, seedNames, seedProfiles, seedReactions, seedVerifications } from "./hub.js";
 import { type Kind, Tally } from "./tally.js";
-import {
-  ACCOUNTS,
-  ACTIONS,
-  BADGE_OVERRIDES,
-  BLOCKS,
-  CASTS,
-  CHANNELS,
-  STORAGE_UNITS,
-  URL_LIKES,
-} from "./world.js";
+import { CASTS, URL_LIKES } from "./casts.js";
+import { ACCOUNTS, ACTIONS, BADGE_OVERRIDES, BLOCKS, CHANNELS, STORAGE_UNITS } from "./world.js";
 
 export interface SeedSummary {
   /** Per kind: how many the demo has, and how many of them this run made. */
