@@ -6,7 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Hex } from "viem";
-import { tightenDirectory } from "../storage/index.js";
+import { tightenDirectory } from "../storage/permissions.js";
 import { UsageError } from "./options.js";
 
 export interface StoredAccount {
@@ -97,6 +97,11 @@ export class Keystore {
     this.get(name);
     this.data.current = name;
     this.save();
+  }
+
+  /** The keys apps asked for with `key-request create`, by request token. */
+  requestedKeys(): Readonly<Record<string, RequestedKey>> {
+    return this.data.requestedKeys ?? {};
   }
 
   keepRequestedKey(token: string, key: RequestedKey): void {

@@ -5,7 +5,7 @@
  */
 import { type Command, CommanderError } from "commander";
 import { ChainError } from "../devchain/errors.js";
-import { StartupError } from "../http/index.js";
+import { StartupError } from "../http/listen.js";
 import { CliError } from "./http/request.js";
 import { UsageError } from "./options.js";
 import { refuseDashValues } from "./usage.js";

@@ -1,6 +1,8 @@
 /**
  * The `castnet` program: one module per command group registers its commands. Every command throws
- * instead of exiting, its refusals already worded as one UsageError (main.ts prints them).
+ * instead of exiting, its refusals already worded as one UsageError (main.ts prints them). Actions
+ * import what is heavy (viem, the servers, the databases) when they run, so that `--help` and the
+ * small commands start without loading it.
  */
 import { Command } from "commander";
 import { registerAccount } from "./commands/account.js";
@@ -10,10 +12,13 @@ import { registerEvents } from "./commands/events.js";
 import { registerFeed } from "./commands/feed.js";
 import { registerFollow } from "./commands/follow.js";
 import { registerKeyRequest } from "./commands/keyRequest.js";
-import { registerName } from "./commands/name.js";
+import { registerMaintenance } from "./commands/maintenance.js";
+import { registerNameCommands } from "./commands/name.js";
 import { registerProfile } from "./commands/profile.js";
 import { registerReact } from "./commands/react.js";
+import { registerSeed } from "./commands/seed.js";
 import { registerSigner } from "./commands/signer.js";
+import { registerStatus } from "./commands/status.js";
 import { registerStart } from "./commands/start.js";
 import { registerStorage } from "./commands/storage.js";
 import { registerVerify } from "./commands/verify.js";
@@ -30,7 +35,9 @@ Everyday, against a running castnet (castnet <command> --help for each):
   castnet react like|recast <fid>:<hash> --as A  and unreact, follow, unfollow, profile set, verify address
   castnet feed <name|fid>                        casts of a fid, newest first
   castnet events tail                            follow the hub's events
-  castnet key-request approve <token> --as A     approve a signed key request as the user`;
+  castnet key-request approve <token> --as A     approve a signed key request as the user
+  castnet seed demo                              fill the running stack with a demo world
+  castnet status | backup <dir> | reset          the stack's parts, a copy of its data, a fresh start`;
 
 export function buildProgram(): Command {
   const program = new Command("castnet")
@@ -42,7 +49,7 @@ export function buildProgram(): Command {
   for (const register of [
     registerStart,
     registerAccount,
-    registerName,
+    registerNameCommands,
     registerCast,
     registerReact,
     registerFollow,
@@ -54,6 +61,9 @@ export function buildProgram(): Command {
     registerFeed,
     registerEvents,
     registerChannel,
+    registerSeed,
+    registerStatus,
+    registerMaintenance,
   ])
     register(program);
   overrideExits(program, "castnet");

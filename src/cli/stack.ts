@@ -13,7 +13,11 @@ import { namingProfile } from "../protocol/naming.js";
 import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
 import { createRegistry } from "../registry/index.js";
 import type { ActivitySource } from "../clientapi/activity.js";
+import { contextOf } from "./context.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
+import type { Progress } from "./progress.js";
+import { writeRunFile } from "./runFile.js";
+import { seedDemo } from "./seed/index.js";
 import { secureStart } from "./secrets.js";
 
 export interface RunningStack {
@@ -148,7 +152,6 @@ export async function buildStack(
         naming,
         adminToken: config.adminToken,
         activity: activity!,
-        seed: config.seed,
         http: config.http,
         ...config.parts.api,
       });
@@ -161,24 +164,53 @@ export async function buildStack(
   return { parts: started, grpc, close: stopAll };
 }
 
-/** Builds the stack (buildStack) and has every part listen on its port, the hub's gRPC too. */
+/**
+ * Builds the stack (buildStack), has every part listen on its port, the hub's gRPC too, records the
+ * run in the data directory (castnet.run.json, for `castnet reset` and `status`), and seeds it when
+ * asked.
+ */
 export async function startStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
+  seedProgress?: Progress,
 ): Promise<RunningStack> {
   const built = await buildStack(config, logger);
   const urls: Partial<Record<PartName, string>> = {};
   const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
   let hubGrpc: string | undefined;
+  let removeRunFile = () => {};
+  const close = once(async () => {
+    removeRunFile();
+    await built.close();
+  });
   try {
     for (const { part, app } of built.parts) {
       urls[part] = await listen(app, part, config.host, config.ports[part]);
       routes[part] = app.routeInventory;
     }
     if (built.grpc !== undefined) hubGrpc = await listenGrpc(built.grpc, config.host, config.hubGrpcPort);
+    removeRunFile = writeRunFile(config.dataDir, {
+      pid: process.pid,
+      urls,
+      database: config.databaseUrl ? "postgres" : "sqlite",
+    });
+    // Through the parts' HTTP APIs, as `castnet seed demo` does it against a running stack.
+    if (config.seed === "demo")
+      await seedDemo(
+        contextOf({
+          hubUrl: urls.hub,
+          registryUrl: urls.registry,
+          apiUrl: urls.api,
+          chainUrl: urls.chain,
+          adminToken: config.adminToken,
+          network: config.network,
+          dataDir: config.dataDir,
+        }),
+        seedProgress,
+      );
   } catch (error) {
-    await built.close().catch(() => undefined);
+    await close().catch(() => undefined);
     throw error;
   }
-  return { urls, hubGrpc, routes, close: built.close };
+  return { urls, hubGrpc, routes, close };
 }

@@ -4,7 +4,7 @@
  * throws; an unreachable or garbled devchain is a ChainError "chain_unavailable".
  */
 import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
-import { parseOnChainEvent } from "../protocol/json/index.js";
+import { parseOnChainEvent } from "../protocol/json/parseOnChainEvent.js";
 import { BlockWatcher } from "./blockWatcher.js";
 import {
   type Account,

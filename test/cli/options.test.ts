@@ -83,6 +83,10 @@ describe("castnet start options", () => {
     [["--chain-url", "ftp://x"], /--chain-url must be an http\(s\) URL/],
     [["--rpc-auth", "nopassword"], /--rpc-auth must be user:password/],
     [["--seed", "prod"], /--seed must be one of demo/],
+    [
+      ["--seed", "demo", "--only", "chain"],
+      /--seed demo fills all four parts: start them together \(no --only\)/,
+    ],
   ] as const) {
     it(`refuses ${args.join(" ")} with one clear sentence`, () => {
       assert.throws(

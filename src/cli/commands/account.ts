@@ -1,10 +1,7 @@
 /** `castnet account …`: accounts on the devchain, kept by name in the keystore. */
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { ed25519PublicKey } from "../../protocol/ed25519.js";
 import { fromHex, toHex } from "../../protocol/hex.js";
-import { createAccount } from "../account.js";
 import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import type { StoredAccount } from "../keystore.js";
@@ -38,6 +35,7 @@ export function registerAccount(program: Command): void {
       .addOption(new Option("--units <n>", "storage units to rent").default("1")),
     { parts: ["chain"], keystore: true },
   ).action(async (given: string | undefined, options: CommonOptions & { units: string }) => {
+    const { createAccount } = await import("../account.js");
     const context = contextOf(options);
     const keystore = context.keystore();
     const name = given ?? keystore.freeName();
@@ -109,6 +107,8 @@ export function registerAccount(program: Command): void {
       .addOption(new Option("--signer-key <0x…>", "an active Ed25519 signer's 32-byte private key")),
     { parts: ["chain"], keystore: true },
   ).action(async (name: string, options: CommonOptions & { custodyKey: string; signerKey?: string }) => {
+    const { privateKeyToAccount } = await import("viem/accounts");
+    const { ed25519PublicKey } = await import("../../protocol/ed25519.js");
     const context = contextOf(options);
     const custodyPrivateKey = privateKey("--custody-key", options.custodyKey);
     const custodyAddress = privateKeyToAccount(custodyPrivateKey).address;

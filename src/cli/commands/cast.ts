@@ -1,11 +1,10 @@
 /** `castnet cast "<text>"` and `castnet cast remove <hash>`. */
 import { type Command, Option } from "commander";
-import { CastType, MessageType } from "../../protocol/generated/message.js";
+import { MessageType } from "../../protocol/generated/message.js";
 import { fromHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
-import { mention, parseCastId, parseHash } from "../targets.js";
+import { parseCastId, parseHash } from "../targets.js";
 
 interface CastOptions extends CommonOptions {
   replyTo?: string;
@@ -32,23 +31,19 @@ export function registerCast(program: Command): void {
       ),
     { parts: ["hub", "registry"], account: true },
   ).action(async (text: string, options: CastOptions) => {
+    const { postCast } = await import("../writes.js");
     if (options.replyTo !== undefined && options.channel !== undefined)
       throw new UsageError(
         "a cast answers a cast or goes to a channel, not both: give --reply-to or --channel",
       );
     const context = contextOf(options);
     const actor = context.actor();
-    const parent = options.replyTo === undefined ? undefined : parseCastId(options.replyTo);
-    const body = await mention(context, text, options.mention);
-    const message = await submit(context, actor, MessageType.CAST_ADD, {
-      castAddBody: {
-        ...body,
-        embedsDeprecated: [],
-        embeds: options.embed.map((url) => ({ url })),
-        parentCastId: parent && { fid: parent.fid, hash: fromHex(parent.hash) },
-        parentUrl: options.channel,
-        type: CastType.CAST,
-      },
+    const { message, body } = await postCast(context, actor, {
+      text,
+      mentions: options.mention,
+      replyTo: options.replyTo === undefined ? undefined : parseCastId(options.replyTo),
+      channel: options.channel,
+      embeds: options.embed,
     });
     const id = `${actor.account.fid}:${message.hash}`;
     report(
@@ -65,6 +60,7 @@ export function registerCast(program: Command): void {
       .argument("<hash>", "the cast's hash (0x and 40 hex digits)"),
     { parts: ["hub"], account: true },
   ).action(async (hash: string, options: CommonOptions) => {
+    const { submit } = await import("../messages.js");
     const target = parseHash(hash);
     const context = contextOf(options);
     const actor = context.actor();

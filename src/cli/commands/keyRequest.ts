@@ -1,16 +1,7 @@
 /** `castnet key-request create|approve|show`: the signed key request flow from both sides. */
 import { type Command, Option } from "commander";
-import { bytesToHex, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
-import { renderUnicodeCompact } from "uqr";
-import { generateEd25519KeyPair } from "../../protocol/ed25519.js";
-import {
-  RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS,
-  signSignedKeyRequest,
-} from "../../protocol/eip712/index.js";
-import { NEUTRAL } from "../../protocol/naming.js";
+import type { Hex } from "viem";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { approveKeyRequest } from "../keyRequest.js";
 import { UsageError } from "../options.js";
 
 interface ApproveOptions extends CommonOptions {
@@ -31,29 +22,12 @@ export function registerKeyRequest(program: Command): void {
       .addOption(new Option("--redirect-url <url>", "where the user's wallet sends them afterwards")),
     { parts: ["api"], keystore: true },
   ).action(async (options: CommonOptions & { app: string; redirectUrl?: string }) => {
+    const { renderUnicodeCompact } = await import("uqr");
+    const { requestKey } = await import("../writes.js");
     const context = contextOf(options);
     const app = context.keystore().get(options.app);
-    const key = generateEd25519KeyPair();
-    const publicKey = bytesToHex(key.publicKey);
-    const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
-    const custody = privateKeyToAccount(app.custodyPrivateKey);
-    const signature = await signSignedKeyRequest(custody, NEUTRAL, {
-      requestFid: app.fid,
-      key: publicKey,
-      deadline,
-    });
-    const { signedKeyRequest } = await context.api.createKeyRequest({
-      key: publicKey,
-      requestFid: app.fid,
-      deadline,
-      signature,
-      ...(options.redirectUrl === undefined ? {} : { redirectUrl: options.redirectUrl }),
-    });
-    context.keystore().keepRequestedKey(signedKeyRequest.token, {
-      app: options.app,
-      publicKey,
-      privateKey: bytesToHex(key.privateKey),
-    });
+    const signedKeyRequest = await requestKey(context, options.app, options.redirectUrl);
+    const publicKey = signedKeyRequest.key;
     report(options, signedKeyRequest, [
       `key request ${signedKeyRequest.token} by fid ${app.fid} for key ${publicKey}`,
       `deep link: ${signedKeyRequest.deeplinkUrl}`,
@@ -70,6 +44,7 @@ export function registerKeyRequest(program: Command): void {
       .addOption(new Option("--custody-key <0x…>", "that fid's custody private key")),
     { parts: ["api"], account: true },
   ).action(async (token: string, options: ApproveOptions) => {
+    const { approveKeyRequest } = await import("../keyRequest.js");
     const context = contextOf(options);
     let fid: number;
     let custodyPrivateKey: Hex;

@@ -1,8 +1,7 @@
 /** `castnet profile set`: user data messages, one per field given. */
 import { type Command, Option } from "commander";
-import { MessageType, UserDataType } from "../../protocol/generated/message.js";
+import { UserDataType } from "../../protocol/generated/message.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
 
 const FIELDS = [
@@ -19,6 +18,7 @@ export function registerProfile(program: Command): void {
   const set = profile.command("set").description("set profile fields (each is one user data message)");
   for (const [flag, , help] of FIELDS) set.addOption(new Option(`--${flag} <value>`, help));
   withOptions(set, { parts: ["hub"], account: true }).action(async (options: ProfileOptions) => {
+    const { setUserData } = await import("../writes.js");
     const given = FIELDS.filter(([flag]) => options[flag] !== undefined);
     if (given.length === 0) throw new UsageError("give at least one of --display, --bio, --pfp, --url");
     const context = contextOf(options);
@@ -26,9 +26,7 @@ export function registerProfile(program: Command): void {
     const set: Record<string, { value: string; hash: string }> = {};
     for (const [flag, type] of given) {
       const value = options[flag]!;
-      const message = await submit(context, actor, MessageType.USER_DATA_ADD, {
-        userDataBody: { type, value },
-      });
+      const message = await setUserData(context, actor, type, value);
       set[flag] = { value, hash: message.hash };
     }
     report(

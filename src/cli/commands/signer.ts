@@ -1,8 +1,6 @@
 /** `castnet signer add|remove|list`: the account's Ed25519 signers on the devchain. */
 import type { Command } from "commander";
-import { privateKeyToAccount } from "viem/accounts";
 import { NEUTRAL } from "../../protocol/naming.js";
-import { addSigner } from "../account.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import { UsageError } from "../options.js";
@@ -16,6 +14,8 @@ export function registerSigner(program: Command): void {
       .description("add a fresh signer and sign the account's messages with it from now on"),
     { parts: ["chain"], account: true },
   ).action(async (options: CommonOptions) => {
+    const { privateKeyToAccount } = await import("viem/accounts");
+    const { addSigner } = await import("../account.js");
     const context = contextOf(options);
     const actor = context.actor();
     const custody = privateKeyToAccount(actor.account.custodyPrivateKey);

@@ -1,7 +1,6 @@
 /** `castnet start`: the four parts in one process. */
 import { type Command, Option } from "commander";
 import { addStartOptions, startConfigOf } from "../options.js";
-import { startStack } from "../stack.js";
 import { version } from "../version.js";
 
 const LABELS = { registry: "registry  ", hub: "hub       ", api: "client API", chain: "devchain  " } as const;
@@ -20,12 +19,19 @@ export function registerStart(program: Command): void {
       new Option("--print-config", "print the configuration flags, environment and file make, and exit"),
     )
     .action(async (options: { printConfig?: boolean }, command: Command) => {
+      const { createLogger } = await import("../../http/index.js");
+      const { startStack } = await import("../stack.js");
       const config = startConfigOf(command);
       if (options.printConfig) {
         const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };
         return void console.log(JSON.stringify(shown, null, 2));
       }
-      const stack = await startStack(config);
+      // A person at a terminal reads lines, not JSON, and not one per request unless asking for debug.
+      const pretty = process.stderr.isTTY === true;
+      const stack = await startStack(
+        { ...config, http: { ...config.http, requestLogLevel: pretty ? "debug" : "info" } },
+        createLogger(config.logLevel, pretty),
+      );
       const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite in ${config.dataDir}`;
       console.log(
         `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
