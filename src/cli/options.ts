@@ -34,6 +34,8 @@ export interface StackConfig {
   logLevel: LogLevel;
   databaseUrl: string | undefined;
   seed: "demo" | undefined;
+  /** What signed key request deep links open: the client API's approval page, or the custom scheme. */
+  deeplink: "page" | "scheme";
   /** Registry admin fid → the address that signs its requests (none unless configured). */
   registryAdmins: Record<number, `0x${string}`>;
   /** Host, origin, time and connection limits every part's HTTP server applies. */
@@ -104,6 +106,11 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
     help: "fid=0xaddress[,fid=0xaddress]: registry admins, each with a key of its own (never the server key)",
   },
   seed: { env: "CASTNET_SEED", help: "demo: load a small demo data set into the client API" },
+  deeplink: {
+    env: "CASTNET_DEEPLINK",
+    default: "page",
+    help: "page | scheme: signed key request deep links open the client API's approval page, or <scheme>://",
+  },
   "allowed-hosts": {
     env: "CASTNET_ALLOWED_HOSTS",
     help: "comma-separated host names the parts answer to besides IP addresses and localhost (* for any)",
@@ -336,6 +343,7 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     ] as const),
     databaseUrl: env.DATABASE_URL || undefined,
     seed: seed === undefined ? undefined : oneOf("seed", seed, ["demo"] as const),
+    deeplink: oneOf("deeplink", value("deeplink")!, ["page", "scheme"] as const),
     registryAdmins: registryAdmins(value("registry-admin")),
     http: {
       allowedHosts: list(value("allowed-hosts")),

@@ -5,7 +5,14 @@ import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
 import { httpChainClient } from "../devchain/httpClient.js";
 import { createDevchain } from "../devchain/index.js";
 import { readFileSync } from "node:fs";
-import { type Logger, type RouteEntry, StartupError, createLogger, listen } from "../http/index.js";
+import {
+  type Logger,
+  type RouteEntry,
+  StartupError,
+  createLogger,
+  isLoopback,
+  listen,
+} from "../http/index.js";
 import { httpActivitySource } from "../hub/activityClient.js";
 import type { GrpcTls, HubGrpcServer } from "../hub/grpc/index.js";
 import { createHub } from "../hub/index.js";
@@ -52,6 +59,11 @@ async function listenGrpc(grpc: HubGrpcServer, host: string, port: number): Prom
   } catch (error) {
     throw new StartupError(`hub gRPC: cannot listen on port ${port} on ${host}: ${(error as Error).message}`);
   }
+}
+
+/** Whether `host` reaches this machine only, so that keystore accounts may approve on the approval page. */
+function servedOnLoopback(host: string): boolean {
+  return host === "localhost" || isLoopback(host);
 }
 
 /**
@@ -144,6 +156,10 @@ export async function startStack(
         activity: activity!,
         seed: config.seed,
         http: config.http,
+        deeplink: config.deeplink,
+        // Read when a page or a deep link needs them: this process's parts have URLs once listening.
+        urls: () => ({ ...config.urls, ...urls }),
+        devKeystoreDir: servedOnLoopback(config.host) ? config.dataDir : undefined,
         ...config.parts.api,
       });
       started.push({ part: "api", ...api });

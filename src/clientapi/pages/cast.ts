@@ -1,0 +1,99 @@
+/** GET /cast/:fid/:hash: the cast, its parent and replies, its reactions, the raw message. */
+import {
+  castCard,
+  castLink,
+  castList,
+  fidLink,
+  type HubMessage,
+  type HubPage,
+  protocolTime,
+  table,
+} from "./fragments.js";
+import { type Html, html } from "./html.js";
+import { type Sources, withQuery } from "./sources.js";
+
+export async function castPage(
+  sources: Sources,
+  fid: number,
+  hash: string,
+): Promise<{ title: string; body: Html } | undefined> {
+  const cast = await sources.get<HubMessage>("hub", withQuery("/v1/castById", { fid, hash }), true);
+  const body = cast?.data.castAddBody;
+  if (cast === undefined || body === undefined) return undefined;
+  const parentId = body.parentCastId;
+  const [parent, replies, reactions] = await Promise.all([
+    parentId
+      ? sources.get<HubMessage>("hub", withQuery("/v1/castById", { ...parentId }), true)
+      : Promise.resolve(undefined),
+    sources.get<HubPage>("hub", withQuery("/v1/castsByParent", { fid, hash, pageSize: 100 }), true),
+    sources.get<HubPage>(
+      "hub",
+      withQuery("/v1/reactionsByCast", { target_fid: fid, target_hash: hash, pageSize: 100 }),
+      true,
+    ),
+  ]);
+  const likes = (reactions?.messages ?? []).filter((m) => m.data.reactionBody?.type === "REACTION_TYPE_LIKE");
+  const recasts = (reactions?.messages ?? []).filter(
+    (m) => m.data.reactionBody?.type === "REACTION_TYPE_RECAST",
+  );
+  const page = html` ${
+      parentId
+        ? html`<section aria-labelledby="parent-h">
+            <h2 id="parent-h">In reply to</h2>
+            ${parent ? castCard(parent) : html`<p>${castLink(parentId)} (not on this hub)</p>`}
+          </section>`
+        : ""
+    }
+    <section aria-labelledby="cast-h">
+      <h2 id="cast-h">Cast</h2>
+      ${castCard(cast)}
+    </section>
+    <section aria-labelledby="replies-h">
+      <h2 id="replies-h">Replies</h2>
+      ${castList(replies?.messages ?? [], "No replies.")}
+    </section>
+    <section aria-labelledby="reactions-h">
+      <h2 id="reactions-h">Reactions</h2>
+      <p>${likes.length} likes, ${recasts.length} recasts.</p>
+      ${table(
+        "Likes and recasts",
+        ["fid", "type", "time"],
+        [...likes, ...recasts].map((m) => [
+          fidLink(m.data.fid),
+          m.data.reactionBody?.type === "REACTION_TYPE_RECAST" ? "recast" : "like",
+          protocolTime(m.data.timestamp),
+        ]),
+      )}
+    </section>
+    <section aria-labelledby="raw-h">
+      <h2 id="raw-h">Raw message</h2>
+      <dl class="facts raw">
+        <div>
+          <dt>hash</dt>
+          <dd><code>${cast.hash}</code></dd>
+        </div>
+        <div>
+          <dt>signer</dt>
+          <dd><code>${cast.signer}</code></dd>
+        </div>
+        <div>
+          <dt>signature</dt>
+          <dd><code>${cast.signature}</code></dd>
+        </div>
+        ${
+          cast.dataBytes
+            ? html`<div>
+                <dt>data bytes</dt>
+                <dd><code>${cast.dataBytes}</code></dd>
+              </div>`
+            : ""
+        }
+      </dl>
+      <details>
+        <summary>Message JSON</summary>
+        <pre>${JSON.stringify(cast, null, 2)}</pre>
+      </details>
+      <p>Its events: <a href="/events?fid=${fid}">the events of fid ${fid}</a>.</p>
+    </section>`;
+  return { title: `Cast ${hash.slice(0, 10)} by fid ${fid}`, body: page };
+}
