@@ -4,7 +4,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ChainWriter } from "../devchain/client.js";
 import { httpChainClient } from "../devchain/httpClient.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
-import { generateEd25519KeyPair } from "../protocol/ed25519.js";
+import { type Ed25519KeyPair, generateEd25519KeyPair } from "../protocol/ed25519.js";
 import {
   encodeSignedKeyRequestMetadata,
   RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS,
@@ -62,16 +62,17 @@ export async function createAccount(options: CreateAccountOptions): Promise<Acco
 }
 
 /**
- * A fresh Ed25519 key added as a signer of `fid`, with a signed key request its custody address made
- * for itself, as the key registry's validator expects; returns once the key add is mined.
+ * An Ed25519 key (a fresh one unless given) added as a signer of `fid`, with a signed key request its
+ * custody address made for itself, as the key registry's validator expects; returns once the key add
+ * is mined.
  */
 export async function addSigner(
   chain: ChainWriter,
   custody: LocalAccount,
   fid: number,
   naming: NamingProfile,
+  signer: Ed25519KeyPair = generateEd25519KeyPair(),
 ): Promise<{ publicKey: Hex; privateKey: Hex }> {
-  const signer = generateEd25519KeyPair();
   const publicKey = bytesToHex(signer.publicKey);
   const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
   const signature = await signSignedKeyRequest(custody, naming, {

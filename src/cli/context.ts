@@ -104,6 +104,9 @@ export function contextOf(options: CommonOptions) {
     registry: registryClient(trim(options.registryUrl)),
     api: clientApiClient(trim(options.apiUrl), options.adminToken),
     chain: httpChainClient(trim(options.chainUrl), { adminToken: options.adminToken }),
+    chainBase: trim(options.chainUrl),
+    /** What operator writes carry when castnet runs with an admin token (loopback needs none). */
+    operatorHeaders: options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : undefined,
     network: NETWORKS[options.network ?? "mainnet"],
     keystore(): Keystore {
       keystore ??= new Keystore(resolve(options.dataDir ?? startDefault("data-dir")));

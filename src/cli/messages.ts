@@ -15,6 +15,8 @@ export async function submit(
   actor: { name: string; account: StoredAccount },
   type: MessageType,
   body: Body,
+  /** Unix ms the message is dated; now unless given. */
+  at?: number,
 ): Promise<HubMessage> {
   const key = actor.account.signerPrivateKey;
   if (key === undefined)
@@ -24,7 +26,7 @@ export async function submit(
   const data: MessageData = {
     type,
     fid: actor.account.fid,
-    timestamp: currentProtocolTime(),
+    timestamp: currentProtocolTime(at),
     network: context.network,
     ...body,
   };

@@ -105,7 +105,10 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
     env: "CASTNET_REGISTRY_ADMIN",
     help: "fid=0xaddress[,fid=0xaddress]: registry admins, each with a key of its own (never the server key)",
   },
-  seed: { env: "CASTNET_SEED", help: "demo: load a small demo data set into the client API" },
+  seed: {
+    env: "CASTNET_SEED",
+    help: "demo: fill the stack with a demo world once it runs (as castnet seed demo; idempotent)",
+  },
   deeplink: {
     env: "CASTNET_DEEPLINK",
     default: "page",
@@ -356,6 +359,8 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     parts: file.parts,
   };
   requireUrls(config);
+  if (config.seed && config.only.length < PART_NAMES.length)
+    throw new UsageError("--seed demo fills all four parts: start them together (no --only)");
   return config;
 }
 

@@ -10,9 +10,10 @@ import { registerEvents } from "./commands/events.js";
 import { registerFeed } from "./commands/feed.js";
 import { registerFollow } from "./commands/follow.js";
 import { registerKeyRequest } from "./commands/keyRequest.js";
-import { registerName } from "./commands/name.js";
+import { registerNameCommands } from "./commands/name.js";
 import { registerProfile } from "./commands/profile.js";
 import { registerReact } from "./commands/react.js";
+import { registerSeed } from "./commands/seed.js";
 import { registerSigner } from "./commands/signer.js";
 import { registerStart } from "./commands/start.js";
 import { registerStorage } from "./commands/storage.js";
@@ -42,7 +43,7 @@ export function buildProgram(): Command {
   for (const register of [
     registerStart,
     registerAccount,
-    registerName,
+    registerNameCommands,
     registerCast,
     registerReact,
     registerFollow,
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
     registerFeed,
     registerEvents,
     registerChannel,
+    registerSeed,
   ])
     register(program);
   overrideExits(program, "castnet");

@@ -20,7 +20,10 @@ import { namingProfile } from "../protocol/naming.js";
 import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
 import { createRegistry } from "../registry/index.js";
 import type { ActivitySource } from "../clientapi/activity.js";
+import { contextOf } from "./context.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
+import type { Progress } from "./progress.js";
+import { seedDemo } from "./seed/index.js";
 import { secureStart } from "./secrets.js";
 
 export interface RunningStack {
@@ -74,6 +77,7 @@ function servedOnLoopback(host: string): boolean {
 export async function startStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
+  seedProgress?: Progress,
 ): Promise<RunningStack> {
   const naming = namingProfile(config.naming);
   const runs = (part: PartName) => config.only.includes(part);
@@ -154,7 +158,6 @@ export async function startStack(
         naming,
         adminToken: config.adminToken,
         activity: activity!,
-        seed: config.seed,
         http: config.http,
         deeplink: config.deeplink,
         // Read when a page or a deep link needs them: this process's parts have URLs once listening.
@@ -170,6 +173,20 @@ export async function startStack(
       routes[part] = app.routeInventory;
     }
     if (grpc !== undefined) hubGrpc = await listenGrpc(grpc, config.host, config.hubGrpcPort);
+    // Through the parts' HTTP APIs, as `castnet seed demo` does it against a running stack.
+    if (config.seed === "demo")
+      await seedDemo(
+        contextOf({
+          hubUrl: urls.hub,
+          registryUrl: urls.registry,
+          apiUrl: urls.api,
+          chainUrl: urls.chain,
+          adminToken: config.adminToken,
+          network: config.network,
+          dataDir: config.dataDir,
+        }),
+        seedProgress,
+      );
   } catch (error) {
     await stopAll().catch(() => undefined);
     throw error;

@@ -15,7 +15,6 @@ import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
 import { pageRoutes, type PartUrls } from "./pages/index.js";
 import { clientApiRoutes } from "./routes/index.js";
-import { seedDemo } from "./seed.js";
 import { type ClientApiService, createService } from "./service.js";
 import type { ApiTables } from "./tables.js";
 
@@ -36,8 +35,6 @@ export interface ClientApiOptions {
   /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
   http?: HttpOptions;
   activity: ActivitySource;
-  /** Loads the demo data set (idempotent). */
-  seed?: "demo";
   /** Credits a sponsored approval takes from the sponsor (default 1). */
   sponsorCost?: number;
   /** verifyingContract of the SignedKeyRequest domain (default: the reference validator address). */
@@ -111,7 +108,6 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       keyRequestRetentionSeconds: Math.floor((options.keyRequestRetentionMs ?? DAY_MS) / 1000),
       now,
     });
-    if (options.seed === "demo") await seedDemo(service, now);
 
     const app = await createHttpServer({
       ...options.http,

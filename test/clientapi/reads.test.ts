@@ -722,10 +722,10 @@ for (const engine of await testEngines()) {
     });
   });
 
-  describe(`operator access and the demo seed on ${engine.engine}`, { skip: engine.skip }, () => {
+  describe(`operator access on ${engine.engine}`, { skip: engine.skip }, () => {
     let h: Harness;
     before(async () => {
-      h = await startHarness(engine, { adminToken: "s3cret-token", seed: "demo" });
+      h = await startHarness(engine, { adminToken: "s3cret-token" });
     });
     after(() => h?.close());
 
@@ -772,36 +772,6 @@ for (const engine of await testEngines()) {
         payload: { credits: 1 },
       });
       assert.equal(local.statusCode, 200);
-    });
-
-    it("seeds a believable data set once, however often it starts", async () => {
-      const snapshot = async (base: string) => ({
-        channels: (await call(base, "GET", "/v2/all-channels")).body.result.channels,
-        followers: (await call(base, "GET", "/v1/channel-followers?channelId=welcome&limit=100")).body.result
-          .fids,
-        actions: (await call(base, "GET", "/v2/discover-actions?list=top")).body.result.actions,
-        featured: (await call(base, "GET", "/v2/discover-composer-actions?list=featured")).body.result
-          .actions,
-        blocks: (await call(base, "GET", "/v1/blocked-users")).body.result.blockedUsers,
-        badges: (await call(base, "GET", "/v2/power-badge-users")).body.result.fids,
-      });
-      const first = await snapshot(h.url);
-      assert.equal(first.channels.length, 6);
-      assert.equal(first.followers.length, 40);
-      assert.deepEqual(
-        first.actions.map((a: { name: string }) => a.name),
-        ["Upthumb", "Save for later", "Check author"],
-      );
-      assert.deepEqual(
-        first.featured.map((a: { name: string }) => a.name),
-        ["Schedule", "Poll"],
-      );
-      assert.equal(first.blocks.length, 4);
-      assert.deepEqual(first.badges, [1, 2, 3, 5, 8, 13]);
-      const again = await h.restart({ seed: "demo" });
-      const url = await again.app.listen({ host: "127.0.0.1", port: 0 });
-      assert.deepEqual(await snapshot(url), first);
-      assert.equal((await again.service.sponsors.get(1)).credits, 1000);
     });
   });
 }

@@ -1,11 +1,12 @@
 /** `castnet cast "<text>"` and `castnet cast remove <hash>`. */
 import { type Command, Option } from "commander";
-import { CastType, MessageType } from "../../protocol/generated/message.js";
+import { MessageType } from "../../protocol/generated/message.js";
 import { fromHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
-import { mention, parseCastId, parseHash } from "../targets.js";
+import { parseCastId, parseHash } from "../targets.js";
+import { postCast } from "../writes.js";
 
 interface CastOptions extends CommonOptions {
   replyTo?: string;
@@ -38,17 +39,12 @@ export function registerCast(program: Command): void {
       );
     const context = contextOf(options);
     const actor = context.actor();
-    const parent = options.replyTo === undefined ? undefined : parseCastId(options.replyTo);
-    const body = await mention(context, text, options.mention);
-    const message = await submit(context, actor, MessageType.CAST_ADD, {
-      castAddBody: {
-        ...body,
-        embedsDeprecated: [],
-        embeds: options.embed.map((url) => ({ url })),
-        parentCastId: parent && { fid: parent.fid, hash: fromHex(parent.hash) },
-        parentUrl: options.channel,
-        type: CastType.CAST,
-      },
+    const { message, body } = await postCast(context, actor, {
+      text,
+      mentions: options.mention,
+      replyTo: options.replyTo === undefined ? undefined : parseCastId(options.replyTo),
+      channel: options.channel,
+      embeds: options.embed,
     });
     const id = `${actor.account.fid}:${message.hash}`;
     report(

@@ -1,16 +1,12 @@
 /** `castnet follow <name|fid>` and `castnet unfollow …`: "follow" links. */
 import type { Command } from "commander";
-import { MessageType } from "../../protocol/generated/message.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
 import { resolveFid } from "../targets.js";
+import { follow } from "../writes.js";
 
 export function registerFollow(program: Command): void {
-  for (const [verb, type] of [
-    ["follow", MessageType.LINK_ADD],
-    ["unfollow", MessageType.LINK_REMOVE],
-  ] as const) {
+  for (const verb of ["follow", "unfollow"] as const) {
     withOptions(program.command(`${verb} <name|fid>`).description(`${verb} a user`), {
       parts: ["hub", "registry"],
       account: true,
@@ -19,7 +15,7 @@ export function registerFollow(program: Command): void {
       const actor = context.actor();
       const targetFid = await resolveFid(context, who);
       if (targetFid === actor.account.fid) throw new UsageError(`${actor.name} cannot ${verb} itself`);
-      const message = await submit(context, actor, type, { linkBody: { type: "follow", targetFid } });
+      const message = await follow(context, actor, targetFid, verb === "unfollow");
       report(
         options,
         {

@@ -1,27 +1,13 @@
 /** `castnet name …`: fnames at the registry, and the USERNAME that makes one a user's name. */
 import type { Command } from "commander";
 import { privateKeyToAccount } from "viem/accounts";
-import { signAdminTransfer, signUsernameProof } from "../../protocol/eip712/index.js";
-import { MessageType, UserDataType } from "../../protocol/generated/message.js";
-import { NEUTRAL } from "../../protocol/naming.js";
-import { type CommonOptions, type Context, contextOf, report, withOptions } from "../context.js";
+import { signAdminTransfer } from "../../protocol/eip712/index.js";
+import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
-import { submit } from "../messages.js";
 import { resolveFid } from "../targets.js";
+import { registerName } from "../writes.js";
 
-const HUB_WAIT_MS = 20_000;
-
-/** The hub follows the registry; a USERNAME is accepted only once the hub holds the name's proof. */
-async function untilHubHolds(context: Context, name: string, fid: number): Promise<void> {
-  const deadline = Date.now() + HUB_WAIT_MS;
-  while ((await context.hub.userNameProofByName(name))?.fid !== fid) {
-    if (Date.now() > deadline)
-      throw new CliError(`the hub at ${context.hub.base} has not seen the registration of ${name} yet`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-export function registerName(program: Command): void {
+export function registerNameCommands(program: Command): void {
   const name = program.command("name").description("names at the registry");
 
   withOptions(
@@ -30,26 +16,7 @@ export function registerName(program: Command): void {
   ).action(async (wanted: string, options: CommonOptions) => {
     const context = contextOf(options);
     const actor = context.actor();
-    const custody = privateKeyToAccount(actor.account.custodyPrivateKey);
-    const timestamp = await context.registry.currentTime();
-    const signature = await signUsernameProof(custody, NEUTRAL, {
-      name: wanted,
-      timestamp,
-      owner: custody.address,
-    });
-    const transfer = await context.registry.transfer({
-      name: wanted,
-      from: 0,
-      to: actor.account.fid,
-      fid: actor.account.fid,
-      owner: custody.address,
-      timestamp,
-      signature,
-    });
-    await untilHubHolds(context, wanted, actor.account.fid);
-    const message = await submit(context, actor, MessageType.USER_DATA_ADD, {
-      userDataBody: { type: UserDataType.USERNAME, value: wanted },
-    });
+    const { transfer, message } = await registerName(context, actor, wanted);
     report(
       options,
       { name: wanted, fid: actor.account.fid, transferId: transfer.id, hash: message.hash },

@@ -1,9 +1,9 @@
 /** `castnet profile set`: user data messages, one per field given. */
 import { type Command, Option } from "commander";
-import { MessageType, UserDataType } from "../../protocol/generated/message.js";
+import { UserDataType } from "../../protocol/generated/message.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
+import { setUserData } from "../writes.js";
 
 const FIELDS = [
   ["display", UserDataType.DISPLAY, "display name"],
@@ -26,9 +26,7 @@ export function registerProfile(program: Command): void {
     const set: Record<string, { value: string; hash: string }> = {};
     for (const [flag, type] of given) {
       const value = options[flag]!;
-      const message = await submit(context, actor, MessageType.USER_DATA_ADD, {
-        userDataBody: { type, value },
-      });
+      const message = await setUserData(context, actor, type, value);
       set[flag] = { value, hash: message.hash };
     }
     report(

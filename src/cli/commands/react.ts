@@ -1,18 +1,14 @@
 /** `castnet react like|recast <fid>:<hash>` and `castnet unreact …`. */
 import type { Command } from "commander";
-import { MessageType, ReactionType } from "../../protocol/generated/message.js";
-import { fromHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
 import { parseCastId } from "../targets.js";
-
-const TYPES = { like: ReactionType.LIKE, recast: ReactionType.RECAST } as const;
+import { react } from "../writes.js";
 
 export function registerReact(program: Command): void {
-  for (const [verb, type, done] of [
-    ["react", MessageType.REACTION_ADD, "reacted"],
-    ["unreact", MessageType.REACTION_REMOVE, "took back"],
+  for (const [verb, done] of [
+    ["react", "reacted"],
+    ["unreact", "took back"],
   ] as const) {
     withOptions(
       program
@@ -25,9 +21,7 @@ export function registerReact(program: Command): void {
       const target = parseCastId(castId);
       const context = contextOf(options);
       const actor = context.actor();
-      const message = await submit(context, actor, type, {
-        reactionBody: { type: TYPES[kind], targetCastId: { fid: target.fid, hash: fromHex(target.hash) } },
-      });
+      const message = await react(context, actor, kind, target, verb === "unreact");
       report(
         options,
         {

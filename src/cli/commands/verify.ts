@@ -1,15 +1,10 @@
 /** `castnet verify address`: an Ethereum address verification, claimed by a generated or given key. */
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { signVerificationClaim } from "../../protocol/eip712/index.js";
-import { MessageType, Protocol } from "../../protocol/generated/message.js";
-import { fromHex } from "../../protocol/hex.js";
-import { NEUTRAL } from "../../protocol/naming.js";
+import { generatePrivateKey } from "viem/accounts";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { request } from "../http/request.js";
-import { submit } from "../messages.js";
 import { UsageError } from "../options.js";
+import { verifyAddress } from "../writes.js";
 
 export function registerVerify(program: Command): void {
   const verify = program.command("verify").description("verifications of addresses");
@@ -24,30 +19,15 @@ export function registerVerify(program: Command): void {
       throw new UsageError("--key must be a 32-byte private key in 0x hex");
     const context = contextOf(options);
     const actor = context.actor();
-    const wallet = privateKeyToAccount((options.key as Hex | undefined) ?? generatePrivateKey());
-    // The claim names a block hash: the devchain's latest block.
-    const block = await request<{ hash: Hex }>("devchain", options.chainUrl!, "/v1/blocks/latest");
-    const claim = {
-      fid: actor.account.fid,
-      address: wallet.address,
-      blockHash: block.hash,
-      network: context.network,
-    };
-    const claimSignature = await signVerificationClaim(wallet, NEUTRAL, claim);
-    const message = await submit(context, actor, MessageType.VERIFICATION_ADD_ETH_ADDRESS, {
-      verificationAddAddressBody: {
-        address: fromHex(wallet.address),
-        claimSignature: fromHex(claimSignature),
-        blockHash: fromHex(block.hash),
-        verificationType: 0,
-        chainId: 0,
-        protocol: Protocol.ETHEREUM,
-      },
-    });
+    const { address, message } = await verifyAddress(
+      context,
+      actor,
+      (options.key as Hex | undefined) ?? generatePrivateKey(),
+    );
     report(
       options,
-      { fid: actor.account.fid, address: wallet.address, hash: message.hash },
-      `verified ${wallet.address} for fid ${actor.account.fid} (message ${message.hash})`,
+      { fid: actor.account.fid, address, hash: message.hash },
+      `verified ${address} for fid ${actor.account.fid} (message ${message.hash})`,
     );
   });
 }

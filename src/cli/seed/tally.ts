@@ -1,0 +1,44 @@
+/** What a seed run made and what it found already there, by kind, driving the progress line. */
+import type { Progress } from "../progress.js";
+
+export type Kind =
+  | "accounts"
+  | "names"
+  | "profiles"
+  | "casts"
+  | "reactions"
+  | "follows"
+  | "verifications"
+  | "channels"
+  | "channel follows"
+  | "blocks"
+  | "actions"
+  | "installs"
+  | "sponsors"
+  | "power badges";
+
+export class Tally {
+  readonly made: Partial<Record<Kind, number>> = {};
+  readonly total: Partial<Record<Kind, number>> = {};
+  private done = 0;
+
+  constructor(private readonly progress: Progress) {}
+
+  /** `made` of `total` items of `kind` were new. */
+  count(kind: Kind, made: number, total: number): void {
+    this.note(kind, made, total);
+    this.done += total;
+    this.progress.update(this.done);
+  }
+
+  /** As count, for what the progress does not count in advance (what a rule on the server decides). */
+  note(kind: Kind, made: number, total: number): void {
+    this.made[kind] = (this.made[kind] ?? 0) + made;
+    this.total[kind] = (this.total[kind] ?? 0) + total;
+  }
+
+  /** One item of `kind`, new or already there. */
+  one(kind: Kind, made: boolean): void {
+    this.count(kind, made ? 1 : 0, 1);
+  }
+}

@@ -1,0 +1,373 @@
+/**
+ * The demo world `castnet seed demo` builds, as data: who exists, what they say, whom they follow,
+ * what they react to, and the client API's channels, actions and blocks. Accounts are named, never
+ * numbered, so the world fits a stack that already has fids of its own. apply.ts makes it real.
+ */
+
+export interface DemoAccount {
+  /** The keystore name, and the name registered at the registry. */
+  name: string;
+  display: string;
+  bio: string;
+  /** Accounts this one follows. */
+  follows: string[];
+  /** Verifies an Ethereum address (a key derived like its others). */
+  verifies?: boolean;
+}
+
+export interface DemoCast {
+  /** How other entries of the world name this cast. */
+  id: string;
+  by: string;
+  /** `@name` marks where each of `mentions` goes. */
+  text: string;
+  mentions?: string[];
+  replyTo?: string;
+  /** A channel id of CHANNELS: the cast carries its URL. */
+  channel?: string;
+  embeds?: string[];
+  hoursAgo: number;
+  likedBy?: string[];
+  recastBy?: string[];
+}
+
+export interface DemoChannel {
+  id: string;
+  name: string;
+  description: string;
+  lead: string;
+  moderators?: string[];
+  publicCasting?: boolean;
+  externalLink?: { title: string; url: string };
+  /** The parent URL its casts carry; HOST/channel/<id> unless given. */
+  url?: string;
+  ageDays: number;
+  followers: string[];
+}
+
+export interface DemoAction {
+  type: "cast" | "composer";
+  name: string;
+  icon: string;
+  description: string;
+  path: string;
+  post?: boolean;
+  image?: boolean;
+  installedBy: string[];
+  /** Rank in the featured list (composer actions). */
+  featured?: number;
+}
+
+export const HOST = "https://demo.example";
+
+export const ACCOUNTS: DemoAccount[] = [
+  {
+    name: "ana",
+    display: "Ana Ruiz",
+    bio: "Builds clients. Coffee first.",
+    follows: ["ben", "cleo", "dax", "eli", "fay"],
+    verifies: true,
+  },
+  {
+    name: "ben",
+    display: "Ben Okafor",
+    bio: "Protocol nerd, weekend climber.",
+    follows: ["ana", "cleo", "gus"],
+    verifies: true,
+  },
+  { name: "cleo", display: "Cleo Marsh", bio: "Photos of small things.", follows: ["ana", "ben", "hana"] },
+  { name: "dax", display: "Dax Lind", bio: "Writes about music and maps.", follows: ["ana", "ivo"] },
+  { name: "eli", display: "Eli Stone", bio: "Reading three books at once.", follows: ["ana", "ben", "jun"] },
+  { name: "fay", display: "Fay Chen", bio: "Onchain art, offchain tea.", follows: ["cleo", "kai"] },
+  { name: "gus", display: "Gus Moreau", bio: "Runs a tiny bakery and a tiny node.", follows: ["ana", "ben"] },
+  { name: "hana", display: "Hana Sato", bio: "Design systems, bikes.", follows: ["cleo", "ana", "lou"] },
+  { name: "ivo", display: "Ivo Petrov", bio: "Backend by day, synths by night.", follows: ["dax", "ben"] },
+  { name: "jun", display: "Jun Park", bio: "Learning in public.", follows: ["ana", "eli", "ben", "cleo"] },
+  { name: "kai", display: "Kai Nilsen", bio: "Collector. Mostly of stickers.", follows: ["fay", "ana"] },
+  { name: "lou", display: "Lou Bell", bio: "Makes apps for friends.", follows: ["hana", "ana", "ben"] },
+];
+
+export const CHANNELS: DemoChannel[] = [
+  {
+    id: "welcome",
+    name: "Welcome",
+    description: "Say hello, ask anything about getting started.",
+    lead: "ana",
+    moderators: ["ana", "ben"],
+    publicCasting: true,
+    ageDays: 120,
+    followers: ["ana", "ben", "cleo", "dax", "eli", "fay", "gus", "hana", "ivo", "jun", "kai", "lou"],
+  },
+  {
+    id: "dev",
+    name: "Builders",
+    description: "Apps, frames and clients on the protocol. Show what you are building.",
+    lead: "ben",
+    moderators: ["cleo"],
+    publicCasting: true,
+    externalLink: { title: "Protocol docs", url: `${HOST}/docs` },
+    ageDays: 100,
+    followers: ["ben", "ana", "ivo", "lou", "jun", "hana", "gus"],
+  },
+  {
+    id: "music",
+    name: "Music",
+    description: "What are you listening to?",
+    lead: "dax",
+    ageDays: 80,
+    followers: ["dax", "ivo", "kai", "eli"],
+  },
+  {
+    id: "photography",
+    name: "Photography",
+    description: "Share your shots. Credit the photographer.",
+    lead: "cleo",
+    moderators: ["cleo", "hana"],
+    publicCasting: false,
+    ageDays: 60,
+    followers: ["cleo", "hana", "fay"],
+  },
+  {
+    id: "books",
+    name: "Books",
+    description: "Reading lists, reviews and quotes.",
+    lead: "eli",
+    ageDays: 30,
+    followers: ["eli", "jun"],
+  },
+  {
+    id: "onchain-art",
+    name: "Onchain art",
+    description: "Collectors and artists of one collection.",
+    url: "chain://eip155:1/erc721:0x000000000000000000000000000000000000a17e",
+    lead: "fay",
+    ageDays: 10,
+    followers: ["fay", "kai"],
+  },
+];
+
+export const CASTS: DemoCast[] = [
+  {
+    id: "ana-hello",
+    by: "ana",
+    text: "gm! castnet is up and the whole stack fits on a laptop",
+    hoursAgo: 30,
+    likedBy: ["ben", "cleo", "dax", "eli", "fay", "jun"],
+    recastBy: ["ben", "lou"],
+  },
+  {
+    id: "ben-reply",
+    by: "ben",
+    text: "@ana the devchain mining a block a second is oddly calming",
+    mentions: ["ana"],
+    replyTo: "ana-hello",
+    hoursAgo: 29,
+    likedBy: ["ana", "ivo"],
+  },
+  {
+    id: "ana-thread",
+    by: "ana",
+    text: "a thread on what a hub does, in three casts. first: it checks every signature",
+    channel: "dev",
+    hoursAgo: 26,
+    likedBy: ["jun", "lou", "hana"],
+  },
+  {
+    id: "ana-thread-2",
+    by: "ana",
+    text: "second: it keeps the newest message per key and resolves conflicts the same way everywhere",
+    replyTo: "ana-thread",
+    hoursAgo: 26,
+    likedBy: ["jun"],
+  },
+  {
+    id: "ben-signers",
+    by: "ben",
+    text: "PSA: a signer is just an Ed25519 key your custody address approved. Rotate them.",
+    channel: "dev",
+    embeds: [`${HOST}/docs/signers`],
+    hoursAgo: 22,
+    likedBy: ["ana", "cleo", "gus", "ivo", "jun", "lou"],
+    recastBy: ["ana", "jun"],
+  },
+  {
+    id: "cleo-photo",
+    by: "cleo",
+    text: "morning light on the harbour",
+    channel: "photography",
+    embeds: [`${HOST}/images/harbour.jpg`],
+    hoursAgo: 20,
+    likedBy: ["ana", "ben", "fay", "hana", "kai"],
+    recastBy: ["hana"],
+  },
+  {
+    id: "dax-music",
+    by: "dax",
+    text: "on repeat today: field recordings from a train station. @ivo you'd like it",
+    mentions: ["ivo"],
+    channel: "music",
+    hoursAgo: 18,
+    likedBy: ["ivo", "kai"],
+  },
+  {
+    id: "ivo-reply",
+    by: "ivo",
+    text: "send the link, I have a synth patch that wants a train in it",
+    replyTo: "dax-music",
+    hoursAgo: 17,
+    likedBy: ["dax"],
+  },
+  {
+    id: "eli-books",
+    by: "eli",
+    text: "finished a book on the history of postal systems. protocols all the way down",
+    channel: "books",
+    hoursAgo: 15,
+    likedBy: ["jun", "ana"],
+  },
+  {
+    id: "fay-art",
+    by: "fay",
+    text: "minted a small piece about tide tables",
+    channel: "onchain-art",
+    embeds: [`${HOST}/art/tides`],
+    hoursAgo: 12,
+    likedBy: ["kai", "cleo"],
+    recastBy: ["kai"],
+  },
+  {
+    id: "gus-bread",
+    by: "gus",
+    text: "sourdough number 212. the node stayed in sync the whole time it proofed",
+    embeds: [`${HOST}/images/bread.jpg`],
+    hoursAgo: 10,
+    likedBy: ["ana", "ben"],
+  },
+  {
+    id: "hana-welcome",
+    by: "hana",
+    text: "new here: hi @cleo and @lou, thanks for the invite",
+    mentions: ["cleo", "lou"],
+    channel: "welcome",
+    hoursAgo: 8,
+    likedBy: ["cleo", "lou", "ana"],
+  },
+  {
+    id: "jun-question",
+    by: "jun",
+    text: "how do names move between fids? asking for a friend who typed the wrong one",
+    channel: "welcome",
+    hoursAgo: 6,
+    likedBy: ["ben"],
+  },
+  {
+    id: "ben-answer",
+    by: "ben",
+    text: "@jun the registry signs every transfer; an admin can move a name, otherwise release and claim",
+    mentions: ["jun"],
+    replyTo: "jun-question",
+    hoursAgo: 5,
+    likedBy: ["jun", "eli", "ana"],
+  },
+  {
+    id: "kai-stickers",
+    by: "kai",
+    text: "sticker count: 4,096. a round number at last",
+    hoursAgo: 4,
+    likedBy: ["fay"],
+  },
+  {
+    id: "lou-app",
+    by: "lou",
+    text: "shipped a tiny app that shows who reacted first. built on the client API in an evening",
+    channel: "dev",
+    embeds: [`${HOST}/apps/first`],
+    hoursAgo: 2,
+    likedBy: ["ana", "ben", "hana"],
+    recastBy: ["hana"],
+  },
+  {
+    id: "cleo-reply",
+    by: "cleo",
+    text: "@lou it's lovely. can it show recasts too?",
+    mentions: ["lou"],
+    replyTo: "lou-app",
+    hoursAgo: 1,
+    likedBy: ["lou"],
+  },
+  {
+    id: "ana-latest",
+    by: "ana",
+    text: "three things I learned today, a thread tomorrow",
+    hoursAgo: 0,
+  },
+];
+
+export const BLOCKS: { blocker: string; blocked: string; daysAgo: number }[] = [
+  { blocker: "cleo", blocked: "kai", daysAgo: 2 },
+  { blocker: "gus", blocked: "lou", daysAgo: 9 },
+  { blocker: "ana", blocked: "ivo", daysAgo: 15 },
+];
+
+export const ACTIONS: DemoAction[] = [
+  {
+    type: "cast",
+    name: "Upthumb",
+    icon: "thumbsup",
+    description: "Give a cast an upthumb; see the most upthumbed casts of the week.",
+    path: "actions/upthumb",
+    post: true,
+    installedBy: ["ana", "ben", "cleo", "dax", "eli", "fay", "gus", "hana", "ivo"],
+  },
+  {
+    type: "cast",
+    name: "Save for later",
+    icon: "bookmark",
+    description: "Bookmark a cast and read it later in your list.",
+    path: "actions/save",
+    installedBy: ["ana", "jun", "kai", "lou"],
+  },
+  {
+    type: "cast",
+    name: "Check author",
+    icon: "shield-check",
+    description: "See how long the author has been around and who follows them.",
+    path: "actions/check",
+    installedBy: ["ben", "gus"],
+  },
+  {
+    type: "composer",
+    name: "Poll",
+    icon: "list-ordered",
+    description: "Add a poll with up to four options to your cast.",
+    path: "composer/poll",
+    image: true,
+    installedBy: ["ana", "ben", "cleo", "eli", "jun", "lou", "hana"],
+    featured: 2,
+  },
+  {
+    type: "composer",
+    name: "Schedule",
+    icon: "calendar",
+    description: "Write now, cast later at the time you pick.",
+    path: "composer/schedule",
+    image: true,
+    installedBy: ["ana", "dax", "ivo"],
+    featured: 1,
+  },
+  {
+    type: "composer",
+    name: "Image search",
+    icon: "image",
+    description: "Find a picture and embed it in your cast.",
+    path: "composer/images",
+    image: true,
+    installedBy: ["cleo"],
+  },
+];
+
+/** Signed up as a sponsor of signed key requests, with these credits. */
+export const SPONSOR = { name: "lou", credits: 1000 };
+
+/** Storage units each account rents. */
+export const STORAGE_UNITS = 1;

@@ -1,0 +1,163 @@
+/**
+ * What an account does at the registry and the hub, each as a third-party client does it: the
+ * building blocks the everyday commands and the demo seed share.
+ */
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { signUsernameProof, signVerificationClaim } from "../protocol/eip712/index.js";
+import {
+  CastType,
+  MessageType,
+  Protocol,
+  ReactionType,
+  UserDataType,
+} from "../protocol/generated/message.js";
+import { fromHex } from "../protocol/hex.js";
+import { NEUTRAL } from "../protocol/naming.js";
+import type { Context } from "./context.js";
+import type { HubMessage } from "./http/hub.js";
+import { CliError, request } from "./http/request.js";
+import type { Transfer } from "./http/registry.js";
+import type { StoredAccount } from "./keystore.js";
+import { submit } from "./messages.js";
+import { type CastTarget, type MentionedText, mention } from "./targets.js";
+
+export type Actor = { name: string; account: StoredAccount };
+
+const HUB_WAIT_MS = 20_000;
+
+/** The hub follows the registry; a USERNAME is accepted only once the hub holds the name's proof. */
+async function untilHubHolds(context: Context, name: string, fid: number): Promise<void> {
+  const deadline = Date.now() + HUB_WAIT_MS;
+  while ((await context.hub.userNameProofByName(name))?.fid !== fid) {
+    if (Date.now() > deadline)
+      throw new CliError(`the hub at ${context.hub.base} has not seen the registration of ${name} yet`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** Claims `name` at the registry for the actor (EIP-712, custody-signed) and makes it the username. */
+export async function registerName(
+  context: Context,
+  actor: Actor,
+  name: string,
+): Promise<{ transfer: Transfer; message: HubMessage }> {
+  const custody = privateKeyToAccount(actor.account.custodyPrivateKey);
+  const timestamp = await context.registry.currentTime();
+  const signature = await signUsernameProof(custody, NEUTRAL, { name, timestamp, owner: custody.address });
+  const transfer = await context.registry.transfer({
+    name,
+    from: 0,
+    to: actor.account.fid,
+    fid: actor.account.fid,
+    owner: custody.address,
+    timestamp,
+    signature,
+  });
+  return { transfer, message: await setUsername(context, actor, name) };
+}
+
+/** The USERNAME user data, once the hub holds the proof that the actor holds `name`. */
+export async function setUsername(context: Context, actor: Actor, name: string): Promise<HubMessage> {
+  await untilHubHolds(context, name, actor.account.fid);
+  return setUserData(context, actor, UserDataType.USERNAME, name);
+}
+
+export function setUserData(
+  context: Context,
+  actor: Actor,
+  type: UserDataType,
+  value: string,
+): Promise<HubMessage> {
+  return submit(context, actor, MessageType.USER_DATA_ADD, { userDataBody: { type, value } });
+}
+
+export interface CastSpec {
+  text: string;
+  /** Who each `@<who>` in the text stands for: a fid, a registered name or an account. */
+  mentions?: readonly string[];
+  replyTo?: CastTarget;
+  /** The channel's URL (the cast's parent URL). */
+  channel?: string;
+  embeds?: readonly string[];
+  /** Unix ms the cast is dated; now unless given. */
+  at?: number;
+}
+
+export async function postCast(
+  context: Context,
+  actor: Actor,
+  spec: CastSpec,
+): Promise<{ message: HubMessage; body: MentionedText }> {
+  const body = await mention(context, spec.text, spec.mentions ?? []);
+  const message = await submit(
+    context,
+    actor,
+    MessageType.CAST_ADD,
+    {
+      castAddBody: {
+        ...body,
+        embedsDeprecated: [],
+        embeds: (spec.embeds ?? []).map((url) => ({ url })),
+        parentCastId: spec.replyTo && { fid: spec.replyTo.fid, hash: fromHex(spec.replyTo.hash) },
+        parentUrl: spec.channel,
+        type: CastType.CAST,
+      },
+    },
+    spec.at,
+  );
+  return { message, body };
+}
+
+export const REACTIONS = { like: ReactionType.LIKE, recast: ReactionType.RECAST } as const;
+
+export function react(
+  context: Context,
+  actor: Actor,
+  kind: keyof typeof REACTIONS,
+  target: CastTarget,
+  remove = false,
+): Promise<HubMessage> {
+  return submit(context, actor, remove ? MessageType.REACTION_REMOVE : MessageType.REACTION_ADD, {
+    reactionBody: { type: REACTIONS[kind], targetCastId: { fid: target.fid, hash: fromHex(target.hash) } },
+  });
+}
+
+export function follow(
+  context: Context,
+  actor: Actor,
+  targetFid: number,
+  remove = false,
+): Promise<HubMessage> {
+  return submit(context, actor, remove ? MessageType.LINK_REMOVE : MessageType.LINK_ADD, {
+    linkBody: { type: "follow", targetFid },
+  });
+}
+
+/** Verifies the address of `key` for the actor; the claim names the devchain's latest block. */
+export async function verifyAddress(
+  context: Context,
+  actor: Actor,
+  key: Hex,
+): Promise<{ address: Hex; message: HubMessage }> {
+  const wallet = privateKeyToAccount(key);
+  const block = await request<{ hash: Hex }>("devchain", context.chainBase, "/v1/blocks/latest");
+  const claim = {
+    fid: actor.account.fid,
+    address: wallet.address,
+    blockHash: block.hash,
+    network: context.network,
+  };
+  const claimSignature = await signVerificationClaim(wallet, NEUTRAL, claim);
+  const message = await submit(context, actor, MessageType.VERIFICATION_ADD_ETH_ADDRESS, {
+    verificationAddAddressBody: {
+      address: fromHex(wallet.address),
+      claimSignature: fromHex(claimSignature),
+      blockHash: fromHex(block.hash),
+      verificationType: 0,
+      chainId: 0,
+      protocol: Protocol.ETHEREUM,
+    },
+  });
+  return { address: wallet.address, message };
+}
