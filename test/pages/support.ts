@@ -11,8 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as core from "@farcaster/core";
 import { type Browser, type Page, chromium } from "playwright-core";
-import { type AccountDetails, createAccount } from "../../src/cli/account.js";
-import { Keystore } from "../../src/cli/keystore.js";
+import { createAccount } from "../../src/cli/account.js";
+import { Keystore, type StoredAccount } from "../../src/cli/keystore.js";
 import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
@@ -49,9 +49,16 @@ export async function startPagesStack(extraArgs: readonly string[] = []): Promis
   };
 }
 
-export interface User extends AccountDetails {
+export interface User extends StoredAccount {
   name: string;
   signer: core.NobleEd25519Signer;
+}
+
+/** An account of the stack's keystore (the demo world's, or one made by createUser), with its signer. */
+export function keystoreUser(stack: PagesStack, name: string): User {
+  const account = new Keystore(stack.dataDir).get(name);
+  const signer = new core.NobleEd25519Signer(bytes(account.signerPrivateKey!));
+  return { ...account, name, signer };
 }
 
 /** A development account, as `castnet account create <name>` makes and keeps it. */
@@ -64,8 +71,7 @@ export async function createUser(stack: PagesStack, name: string): Promise<User>
     signerPublicKey: details.signerPublicKey,
     signerPrivateKey: details.signerPrivateKey,
   });
-  const signer = new core.NobleEd25519Signer(Buffer.from(details.signerPrivateKey.slice(2), "hex"));
-  return { ...details, name, signer };
+  return keystoreUser(stack, name);
 }
 
 function unwrap<T>(result: { isOk(): boolean; _unsafeUnwrap(): T; _unsafeUnwrapErr(): unknown }): T {
@@ -112,39 +118,6 @@ export async function cast(
   };
   const message = unwrap(await core.makeCastAdd(body, { fid, network: MAINNET }, signer));
   return (await submit(stack, message)).hash;
-}
-
-export async function like(
-  stack: PagesStack,
-  user: User,
-  target: { fid: number; hash: string },
-): Promise<void> {
-  const message = unwrap(
-    await core.makeReactionAdd(
-      { type: core.ReactionType.LIKE, targetCastId: { fid: target.fid, hash: bytes(target.hash) } },
-      { fid: user.fid, network: MAINNET },
-      user.signer,
-    ),
-  );
-  await submit(stack, message);
-}
-
-export async function follow(stack: PagesStack, user: User, targetFid: number): Promise<void> {
-  const message = unwrap(
-    await core.makeLinkAdd({ type: "follow", targetFid }, { fid: user.fid, network: MAINNET }, user.signer),
-  );
-  await submit(stack, message);
-}
-
-export async function setDisplayName(stack: PagesStack, user: User, value: string): Promise<void> {
-  const message = unwrap(
-    await core.makeUserDataAdd(
-      { type: core.UserDataType.DISPLAY, value },
-      { fid: user.fid, network: MAINNET },
-      user.signer,
-    ),
-  );
-  await submit(stack, message);
 }
 
 export function bytes(hex: string): Uint8Array {
