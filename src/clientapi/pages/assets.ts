@@ -27,6 +27,7 @@ export const assetRoutes: FastifyPluginAsync = async (app) => {
         summary: "A file of the pages",
         description: "The pages' one script (live updates, wallet approval) and one style sheet.",
         tags: ["Explorer"],
+        querystring: { type: "object", properties: {}, additionalProperties: false },
         params: {
           type: "object",
           properties: { file: { type: "string", maxLength: 64 } },

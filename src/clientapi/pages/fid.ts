@@ -79,7 +79,11 @@ export async function fidPage(
     hub<{ proofs: Proof[] }>("/v1/userNameProofsByFid", {}),
     hub<HubPage>("/v1/userDataByFid", {}),
     hub<HubPage>("/v1/verificationsByFid", {}),
-    hub<HubPage>("/v1/castsByFid", { pageSize: PAGE_SIZE, reverse: true, pageToken: castsToken }),
+    sources.get<HubPage>(
+      "hub",
+      withQuery("/v1/castsByFid", { fid, pageSize: PAGE_SIZE, reverse: true, pageToken: castsToken }),
+      "The casts page asked for is not one the hub gave out: follow the page's “Older casts” link.",
+    ),
     hub<HubPage>("/v1/reactionsByFid", { pageSize: PAGE_SIZE, reverse: true }),
     hub<HubPage>("/v1/linksByFid", { pageSize: 100, reverse: true }),
     hub<HubPage>("/v1/linksByTargetFid", { target_fid: fid, fid: undefined, pageSize: 100, reverse: true }),

@@ -18,7 +18,7 @@ import { html } from "./html.js";
 import { namePage } from "./name.js";
 import { pageResponses, sendPage } from "./respond.js";
 import { searchTarget } from "./search.js";
-import { PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
+import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
 
 export type { PartUrls } from "./sources.js";
 
@@ -58,6 +58,8 @@ function securityHeaders(urls: () => PartUrls): Record<string, string> {
 }
 
 const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+/** No query parameters: an unknown one is refused, as everywhere in the client API. */
+const NO_QUERY = { type: "object", properties: {}, additionalProperties: false } as const;
 const closed = (properties: Record<string, unknown>, required: string[] = []) => ({
   type: "object",
   properties,
@@ -71,6 +73,8 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
     reply.headers(securityHeaders(options.urls));
   });
   app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof PageRefusal)
+      return sendPage(reply, { title: "Bad request", body: html`<p>${error.message}</p>` }, 400);
     if (!(error instanceof PartUnavailable)) throw error;
     return sendPage(
       reply,
@@ -87,6 +91,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         summary: "Explorer home",
         description: "The stack's parts, counts, latest casts and the live event feed.",
         tags,
+        querystring: NO_QUERY,
         response: pageResponses({}),
       },
     },
@@ -121,6 +126,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         summary: "A cast's page",
         description: "The cast, its parent and replies, reactions and recasts, the raw message.",
         tags,
+        querystring: NO_QUERY,
         params: closed({ fid, hash: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } }, ["fid", "hash"]),
         response: pageResponses({}),
       },
@@ -142,6 +148,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         description:
           "The name's current owner and its whole transfer history with the registry's signatures.",
         tags,
+        querystring: NO_QUERY,
         params: closed({ name: { type: "string", minLength: 1, maxLength: 64 } }, ["name"]),
         response: pageResponses({}),
       },
@@ -161,6 +168,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         summary: "A channel's page",
         description: "The channel's fields, its followers and the casts under its parent URL.",
         tags,
+        querystring: NO_QUERY,
         params: closed({ id: { type: "string", minLength: 1, maxLength: 64 } }, ["id"]),
         response: pageResponses({}),
       },

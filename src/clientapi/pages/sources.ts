@@ -18,16 +18,24 @@ export class PartUnavailable extends Error {
   }
 }
 
+/** Input of the page's own that the part refused: the page answers 400 with this sentence. */
+export class PageRefusal extends Error {
+  override name = "PageRefusal";
+}
+
 export interface Sources {
   urls: () => PartUrls;
-  /** GET `path` of `part` as JSON; undefined on a 404 (or any refusal, when `lenient`). */
-  get<T>(part: PartName, path: string, lenient?: boolean): Promise<T | undefined>;
+  /**
+   * GET `path` of `part` as JSON; undefined on a 404. Any other refusal is undefined when `refused`
+   * is true (the page shows what it has), or a PageRefusal with `refused` as its sentence.
+   */
+  get<T>(part: PartName, path: string, refused?: true | string): Promise<T | undefined>;
 }
 
 export function partSources(urls: () => PartUrls): Sources {
   return {
     urls,
-    async get<T>(part: PartName, path: string, lenient = false): Promise<T | undefined> {
+    async get<T>(part: PartName, path: string, refused?: true | string): Promise<T | undefined> {
       const base = urls()[part];
       if (base === undefined) throw new PartUnavailable(part);
       let response: Response;
@@ -36,9 +44,10 @@ export function partSources(urls: () => PartUrls): Sources {
       } catch {
         throw new PartUnavailable(part);
       }
-      if (response.status === 404 || (lenient && response.status < 500 && !response.ok)) {
+      if (response.status === 404 || (refused !== undefined && response.status < 500 && !response.ok)) {
         await response.body?.cancel();
-        return undefined;
+        if (response.status === 404 || refused === true) return undefined;
+        throw new PageRefusal(refused);
       }
       if (!response.ok) {
         await response.body?.cancel();
