@@ -83,13 +83,16 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
     await page.setViewportSize(VIEWPORTS.desktop);
   }
 
-  it("home: the parts, counts, latest casts, and a search that finds a name", async () => {
+  it("home: the parts, counts, latest casts, and a search that finds a cast by its hash and a name", async () => {
     await open("/");
     assert.equal(await page.title(), "castnet explorer · castnet");
     assert.equal(await page.locator("table >> text=ready").count(), 4);
     assert.match(await page.locator(".counts").innerText(), /fids\s+12\b/);
     assert.ok((await page.locator("section:has(#latest-h) .cast").count()) > 0);
     await check("home");
+    await page.getByLabel("Search").fill(reply.slice(0, 12));
+    await page.getByRole("button", { name: "Go" }).click();
+    await page.waitForURL(`${stack.urls.api}/cast/${ben.fid}/${reply}`);
     await page.getByLabel("Search").fill("ana");
     await page.getByRole("button", { name: "Go" }).click();
     await page.waitForURL(`${stack.urls.api}/name/ana`);
@@ -131,6 +134,9 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
     await open(`/cast/${ana.fid}/${hello}`);
     assert.match(await page.locator("section:has(#reactions-h)").innerText(), /6 likes, 2 recasts/);
     assert.ok((await page.locator("section:has(#raw-h)").innerText()).includes(hello));
+    const events = await page.locator("section:has(#events-h) ol.events li").allInnerTexts();
+    assert.equal(events.length, 1);
+    assert.match(events[0]!, new RegExp(`merge message: cast_add ${hello.slice(0, 10)}… · fid ${ana.fid}$`));
     const replyCard = page.locator("section:has(#replies-h) .cast");
     assert.equal(await replyCard.locator(`a[href="/cast/${ben.fid}/${reply}"]`).count(), 1);
     assert.equal(

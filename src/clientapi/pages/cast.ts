@@ -1,4 +1,4 @@
-/** GET /cast/:fid/:hash: the cast, its parent and replies, its reactions, the raw message. */
+/** GET /cast/:fid/:hash: the cast, its parent and replies, its reactions, the raw message and its events. */
 import {
   castCard,
   castLink,
@@ -6,9 +6,11 @@ import {
   fidLink,
   type HubMessage,
   type HubPage,
+  PROTOCOL_EPOCH_SECONDS,
   protocolTime,
   table,
 } from "./fragments.js";
+import { eventIdAt, eventList, eventsOfMessage } from "./events.js";
 import { type Html, html } from "./html.js";
 import { type Sources, withQuery } from "./sources.js";
 
@@ -21,7 +23,9 @@ export async function castPage(
   const body = cast?.data.castAddBody;
   if (cast === undefined || body === undefined) return undefined;
   const parentId = body.parentCastId;
-  const [parent, replies, reactions] = await Promise.all([
+  // A message merges after it is made (its timestamp may run ten minutes ahead of the hub's clock).
+  const since = eventIdAt((cast.data.timestamp + PROTOCOL_EPOCH_SECONDS - 600) * 1000);
+  const [parent, replies, reactions, events] = await Promise.all([
     parentId
       ? sources.get<HubMessage>("hub", withQuery("/v1/castById", { ...parentId }), true)
       : Promise.resolve(undefined),
@@ -31,6 +35,7 @@ export async function castPage(
       withQuery("/v1/reactionsByCast", { target_fid: fid, target_hash: hash, pageSize: 100 }),
       true,
     ),
+    eventsOfMessage(sources, hash, since),
   ]);
   const likes = (reactions?.messages ?? []).filter((m) => m.data.reactionBody?.type === "REACTION_TYPE_LIKE");
   const recasts = (reactions?.messages ?? []).filter(
@@ -93,7 +98,11 @@ export async function castPage(
         <summary>Message JSON</summary>
         <pre>${JSON.stringify(cast, null, 2)}</pre>
       </details>
-      <p>Its events: <a href="/events?fid=${fid}">the events of fid ${fid}</a>.</p>
+    </section>
+    <section aria-labelledby="events-h">
+      <h2 id="events-h">Its events</h2>
+      ${eventList(events, "The hub's event log no longer holds this cast's events (it keeps three days).")}
+      <p><a href="/events?fid=${fid}">Every event of fid ${fid}</a></p>
     </section>`;
   return { title: `Cast ${hash.slice(0, 10)} by fid ${fid}`, body: page };
 }

@@ -41,7 +41,7 @@ export interface HubPage {
 }
 
 /** Protocol timestamps count seconds from 2021-01-01T00:00:00Z. */
-const PROTOCOL_EPOCH_SECONDS = 1_609_459_200;
+export const PROTOCOL_EPOCH_SECONDS = 1_609_459_200;
 
 export const fidLink = (fid: number): Html => html`<a href="/fid/${fid}">fid ${fid}</a>`;
 

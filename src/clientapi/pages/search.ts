@@ -3,6 +3,7 @@
  * both 20 bytes: a custody address is tried first. No hub route finds a cast by hash alone, so a
  * hash is searched among the messages the hub's event log still holds (the last three days).
  */
+import { eventsOfMessage } from "./events.js";
 import { castPath } from "./fragments.js";
 import { type Sources, withQuery } from "./sources.js";
 
@@ -30,22 +31,8 @@ export async function searchTarget(sources: Sources, query: string): Promise<str
   return undefined;
 }
 
-const HASH_PAGES = 20;
-
-async function castOf(sources: Sources, hash: string): Promise<string | undefined> {
-  let from = 0;
-  for (let page = 0; page < HASH_PAGES; page++) {
-    const events = await sources.get<{
-      events: { mergeMessageBody?: { message?: { hash: string; data: { fid: number } } } }[];
-      nextPageEventId: number;
-    }>("hub", withQuery("/v1/events", { from_event_id: from }));
-    for (const event of events?.events ?? []) {
-      const message = event.mergeMessageBody?.message;
-      if (message?.hash.toLowerCase().startsWith(hash))
-        return castPath({ fid: message.data.fid, hash: message.hash });
-    }
-    if (!events || events.events.length < 100) return undefined;
-    from = events.nextPageEventId;
-  }
-  return undefined;
+async function castOf(sources: Sources, hashPrefix: string): Promise<string | undefined> {
+  const [event] = await eventsOfMessage(sources, hashPrefix, 0);
+  const message = event?.mergeMessageBody?.message;
+  return message?.data.castAddBody ? castPath({ fid: message.data.fid, hash: message.hash }) : undefined;
 }
