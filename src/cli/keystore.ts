@@ -99,6 +99,11 @@ export class Keystore {
     this.save();
   }
 
+  /** The keys apps asked for with `key-request create`, by request token. */
+  requestedKeys(): Readonly<Record<string, RequestedKey>> {
+    return this.data.requestedKeys ?? {};
+  }
+
   keepRequestedKey(token: string, key: RequestedKey): void {
     this.data.requestedKeys = { ...this.data.requestedKeys, [token]: key };
     this.save();

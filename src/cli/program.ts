@@ -10,11 +10,13 @@ import { registerEvents } from "./commands/events.js";
 import { registerFeed } from "./commands/feed.js";
 import { registerFollow } from "./commands/follow.js";
 import { registerKeyRequest } from "./commands/keyRequest.js";
+import { registerMaintenance } from "./commands/maintenance.js";
 import { registerNameCommands } from "./commands/name.js";
 import { registerProfile } from "./commands/profile.js";
 import { registerReact } from "./commands/react.js";
 import { registerSeed } from "./commands/seed.js";
 import { registerSigner } from "./commands/signer.js";
+import { registerStatus } from "./commands/status.js";
 import { registerStart } from "./commands/start.js";
 import { registerStorage } from "./commands/storage.js";
 import { registerVerify } from "./commands/verify.js";
@@ -31,7 +33,9 @@ Everyday, against a running castnet (castnet <command> --help for each):
   castnet react like|recast <fid>:<hash> --as A  and unreact, follow, unfollow, profile set, verify address
   castnet feed <name|fid>                        casts of a fid, newest first
   castnet events tail                            follow the hub's events
-  castnet key-request approve <token> --as A     approve a signed key request as the user`;
+  castnet key-request approve <token> --as A     approve a signed key request as the user
+  castnet seed demo                              fill the running stack with a demo world
+  castnet status | backup <dir> | reset          the stack's parts, a copy of its data, a fresh start`;
 
 export function buildProgram(): Command {
   const program = new Command("castnet")
@@ -56,6 +60,8 @@ export function buildProgram(): Command {
     registerEvents,
     registerChannel,
     registerSeed,
+    registerStatus,
+    registerMaintenance,
   ])
     register(program);
   overrideExits(program, "castnet");

@@ -23,6 +23,7 @@ import type { ActivitySource } from "../clientapi/activity.js";
 import { contextOf } from "./context.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
 import type { Progress } from "./progress.js";
+import { writeRunFile } from "./runFile.js";
 import { seedDemo } from "./seed/index.js";
 import { secureStart } from "./secrets.js";
 
@@ -87,7 +88,9 @@ export async function startStack(
   let hubGrpc: string | undefined;
   const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
 
+  let removeRunFile = () => {};
   const stopAll = once(async () => {
+    removeRunFile();
     for (const { app } of [...started].reverse()) await app.close();
     for (const { close } of [...started].reverse()) await close();
   });
@@ -173,6 +176,11 @@ export async function startStack(
       routes[part] = app.routeInventory;
     }
     if (grpc !== undefined) hubGrpc = await listenGrpc(grpc, config.host, config.hubGrpcPort);
+    removeRunFile = writeRunFile(config.dataDir, {
+      pid: process.pid,
+      urls,
+      database: config.databaseUrl ? "postgres" : "sqlite",
+    });
     // Through the parts' HTTP APIs, as `castnet seed demo` does it against a running stack.
     if (config.seed === "demo")
       await seedDemo(

@@ -2,9 +2,16 @@
  * What an account does at the registry and the hub, each as a third-party client does it: the
  * building blocks the everyday commands and the demo seed share.
  */
-import type { Hex } from "viem";
+import { bytesToHex, type Hex } from "viem";
+import type { SignedKeyRequestJson } from "../clientapi/index.js";
+import { generateEd25519KeyPair } from "../protocol/ed25519.js";
 import { privateKeyToAccount } from "viem/accounts";
-import { signUsernameProof, signVerificationClaim } from "../protocol/eip712/index.js";
+import {
+  RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS,
+  signSignedKeyRequest,
+  signUsernameProof,
+  signVerificationClaim,
+} from "../protocol/eip712/index.js";
 import {
   CastType,
   MessageType,
@@ -111,15 +118,19 @@ export async function postCast(
 
 export const REACTIONS = { like: ReactionType.LIKE, recast: ReactionType.RECAST } as const;
 
+/** A like or recast of a cast, or of a URL (a page, a channel). */
 export function react(
   context: Context,
   actor: Actor,
   kind: keyof typeof REACTIONS,
-  target: CastTarget,
+  target: CastTarget | string,
   remove = false,
 ): Promise<HubMessage> {
   return submit(context, actor, remove ? MessageType.REACTION_REMOVE : MessageType.REACTION_ADD, {
-    reactionBody: { type: REACTIONS[kind], targetCastId: { fid: target.fid, hash: fromHex(target.hash) } },
+    reactionBody:
+      typeof target === "string"
+        ? { type: REACTIONS[kind], targetUrl: target }
+        : { type: REACTIONS[kind], targetCastId: { fid: target.fid, hash: fromHex(target.hash) } },
   });
 }
 
@@ -160,4 +171,38 @@ export async function verifyAddress(
     },
   });
   return { address: wallet.address, message };
+}
+
+/**
+ * As the app `appName` (an account of the keystore): asks the client API for a fresh key to sign for
+ * a user, keeping the key in the keystore under the request's token.
+ */
+export async function requestKey(
+  context: Context,
+  appName: string,
+  redirectUrl?: string,
+): Promise<SignedKeyRequestJson> {
+  const app = context.keystore().get(appName);
+  const key = generateEd25519KeyPair();
+  const publicKey = bytesToHex(key.publicKey);
+  const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
+  const custody = privateKeyToAccount(app.custodyPrivateKey);
+  const signature = await signSignedKeyRequest(custody, NEUTRAL, {
+    requestFid: app.fid,
+    key: publicKey,
+    deadline,
+  });
+  const { signedKeyRequest } = await context.api.createKeyRequest({
+    key: publicKey,
+    requestFid: app.fid,
+    deadline,
+    signature,
+    ...(redirectUrl === undefined ? {} : { redirectUrl }),
+  });
+  context.keystore().keepRequestedKey(signedKeyRequest.token, {
+    app: appName,
+    publicKey,
+    privateKey: bytesToHex(key.privateKey),
+  });
+  return signedKeyRequest;
 }

@@ -1,12 +1,13 @@
 import pino, { type Logger, type LevelWithSilent } from "pino";
+import { prettyStream } from "./prettyLog.js";
 
 export type { Logger };
 
 /**
- * Structured JSON logs on stderr (stdout stays for what the command prints); credentials never
- * reach them.
+ * Structured JSON logs on stderr (stdout stays for what the command prints), or readable lines for a
+ * person at a terminal with `pretty`; credentials never reach them.
  */
-export function createLogger(level: LevelWithSilent): Logger {
+export function createLogger(level: LevelWithSilent, pretty = false): Logger {
   return pino(
     {
       level,
@@ -15,6 +16,6 @@ export function createLogger(level: LevelWithSilent): Logger {
         censor: "[redacted]",
       },
     },
-    pino.destination({ dest: 2, sync: false }),
+    pretty ? prettyStream(process.stderr) : pino.destination({ dest: 2, sync: false }),
   );
 }

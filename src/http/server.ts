@@ -52,6 +52,8 @@ export interface HttpOptions {
   idleTimeoutMs?: number;
   /** Open connections the part accepts; beyond them new connections are closed at once. Default 4,096. */
   maxConnections?: number;
+  /** The level of the one line per request: "debug" where a person reads the logs. Default "info". */
+  requestLogLevel?: "info" | "debug";
 }
 
 export interface HttpServerOptions extends HttpOptions {
@@ -146,7 +148,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   const observe = requestMetrics(metrics);
   app.addHook("onResponse", async (request, reply) => {
     observe(request, reply);
-    request.log.info(
+    request.log[options.requestLogLevel ?? "info"](
       {
         method: request.method,
         url: request.routeOptions.url ?? request.url,

@@ -4,7 +4,16 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { privateKeyToAccount } from "viem/accounts";
+import { createAccount } from "../../src/cli/account.js";
+import { contextOf } from "../../src/cli/context.js";
 import { UsageError, parseStartOptions } from "../../src/cli/options.js";
+import { startStack } from "../../src/cli/stack.js";
+import { requestKey } from "../../src/cli/writes.js";
+import { createLogger } from "../../src/http/index.js";
+import { signUsernameProof } from "../../src/protocol/eip712/index.js";
+import { NEUTRAL } from "../../src/protocol/naming.js";
+import { FREE_PORTS } from "../support/ports.js";
 import { castnet, errorLines, json } from "./run.js";
 
 describe("the config file", () => {
@@ -71,5 +80,75 @@ describe("the config file", () => {
     const bad = await castnet({}, "start", "--config", join(dir, "none.json"));
     assert.equal(bad.status, 2);
     assert.deepEqual(errorLines(bad), [`castnet: --config: there is no ${join(dir, "none.json")}`]);
+  });
+
+  it("hands the per-part settings to the running parts: reserved names, rate limits, badge rule, deep links", async () => {
+    const path = file("d.json", {
+      "block-time": 0,
+      // The custom scheme instead of the approval page, with the api section's scheme.
+      deeplink: "scheme",
+      registry: { reservedNames: ["castle"], rateLimit: { perFidPerHour: 1, perIpPerHour: 100 } },
+      api: { powerBadgeRule: { minReactors: 2, windowDays: 7 }, deeplinkScheme: "myapp" },
+    });
+    const stack = await startStack(
+      parseStartOptions(["--config", path, "--data-dir", join(dir, "stack"), ...FREE_PORTS], {}),
+      createLogger("silent"),
+    );
+    try {
+      const urls = stack.urls as Record<"registry" | "hub" | "api" | "chain", string>;
+      const context = contextOf({
+        registryUrl: urls.registry,
+        hubUrl: urls.hub,
+        apiUrl: urls.api,
+        chainUrl: urls.chain,
+        dataDir: join(dir, "cli"),
+      });
+      const claim = async (name: string) => {
+        const account = await createAccount({ chainUrl: urls.chain, units: 1 });
+        const custody = privateKeyToAccount(account.custodyPrivateKey);
+        const claimOf = async (wanted: string) => {
+          const timestamp = await context.registry.currentTime();
+          const signature = await signUsernameProof(custody, NEUTRAL, {
+            name: wanted,
+            timestamp,
+            owner: custody.address,
+          });
+          return context.registry.transfer({
+            name: wanted,
+            from: 0,
+            to: account.fid,
+            fid: account.fid,
+            owner: custody.address,
+            timestamp,
+            signature,
+          });
+        };
+        return { account, transfer: await claimOf(name), again: claimOf };
+      };
+
+      await assert.rejects(claim("castle"), /USERNAME_RESERVED/);
+      const bravo = await claim("bravo");
+      assert.equal(bravo.transfer.username, "bravo");
+      await assert.rejects(
+        bravo.again("bravo2"),
+        new RegExp(`too many name requests for fid ${bravo.account.fid}; try again in \\d+ s`),
+      );
+
+      const badges = await (await fetch(`${urls.api}/v1/admin/power-badges`)).json();
+      assert.deepEqual((badges as { result: { rule: unknown } }).result.rule, {
+        minReactors: 2,
+        windowDays: 7,
+      });
+
+      context.keystore().add("app", {
+        fid: bravo.account.fid,
+        custodyAddress: bravo.account.custodyAddress,
+        custodyPrivateKey: bravo.account.custodyPrivateKey,
+      });
+      const request = await requestKey(context, "app");
+      assert.match(request.deeplinkUrl, /^myapp:\/\//);
+    } finally {
+      await stack.close();
+    }
   });
 });

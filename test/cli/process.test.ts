@@ -122,11 +122,15 @@ describe("the castnet command", () => {
         "0",
         "--block-time",
         "0",
+        "--log-level",
+        "info",
       ],
       { env, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stdout = "";
+    let stderr = "";
     child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
     t.after(() => void child.kill("SIGKILL"));
     const deadline = Date.now() + 30_000;
@@ -155,5 +159,18 @@ describe("the castnet command", () => {
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
     assert.match(stdout, /SIGTERM: stopping castnet/);
+    // stderr is not a terminal: the logs are JSON lines, one per request at info level.
+    const logs = lines(stderr).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const health = logs.filter((l) => l.msg === "request" && l.url === "/_health");
+    assert.equal(health.length, 4);
+    assert.deepEqual(
+      health.map((l) => [l.level, l.method, l.status]),
+      [
+        [30, "GET", 200],
+        [30, "GET", 200],
+        [30, "GET", 200],
+        [30, "GET", 200],
+      ],
+    );
   });
 });

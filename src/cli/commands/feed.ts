@@ -22,9 +22,10 @@ export function registerFeed(program: Command): void {
     program
       .command("feed <name|fid>")
       .description("a user's casts, newest first")
-      .addOption(new Option("--limit <n>", "how many casts").default("20")),
+      .addOption(new Option("--limit <n>", "how many casts").default("20"))
+      .addOption(new Option("--ids", "only each cast's <fid>:<hash>, one a line (for scripts)")),
     { parts: ["hub", "registry"], keystore: true },
-  ).action(async (who: string, options: CommonOptions & { limit: string }) => {
+  ).action(async (who: string, options: CommonOptions & { limit: string; ids?: boolean }) => {
     const limit = wholeNumber("--limit", options.limit, 1, 1000);
     const context = contextOf(options);
     const fid = await resolveFid(context, who);
@@ -41,6 +42,7 @@ export function registerFeed(program: Command): void {
       mentions: m.data.castAddBody?.mentions ?? [],
       mentionsPositions: m.data.castAddBody?.mentionsPositions ?? [],
     }));
+    if (options.ids) return void casts.forEach((c) => console.log(c.castId));
     report(
       options,
       { fid, casts },

@@ -1,17 +1,11 @@
 /** `castnet key-request create|approve|show`: the signed key request flow from both sides. */
 import { type Command, Option } from "commander";
-import { bytesToHex, type Hex } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import type { Hex } from "viem";
 import { renderUnicodeCompact } from "uqr";
-import { generateEd25519KeyPair } from "../../protocol/ed25519.js";
-import {
-  RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS,
-  signSignedKeyRequest,
-} from "../../protocol/eip712/index.js";
-import { NEUTRAL } from "../../protocol/naming.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { approveKeyRequest } from "../keyRequest.js";
 import { UsageError } from "../options.js";
+import { requestKey } from "../writes.js";
 
 interface ApproveOptions extends CommonOptions {
   fid?: string;
@@ -33,27 +27,8 @@ export function registerKeyRequest(program: Command): void {
   ).action(async (options: CommonOptions & { app: string; redirectUrl?: string }) => {
     const context = contextOf(options);
     const app = context.keystore().get(options.app);
-    const key = generateEd25519KeyPair();
-    const publicKey = bytesToHex(key.publicKey);
-    const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
-    const custody = privateKeyToAccount(app.custodyPrivateKey);
-    const signature = await signSignedKeyRequest(custody, NEUTRAL, {
-      requestFid: app.fid,
-      key: publicKey,
-      deadline,
-    });
-    const { signedKeyRequest } = await context.api.createKeyRequest({
-      key: publicKey,
-      requestFid: app.fid,
-      deadline,
-      signature,
-      ...(options.redirectUrl === undefined ? {} : { redirectUrl: options.redirectUrl }),
-    });
-    context.keystore().keepRequestedKey(signedKeyRequest.token, {
-      app: options.app,
-      publicKey,
-      privateKey: bytesToHex(key.privateKey),
-    });
+    const signedKeyRequest = await requestKey(context, options.app, options.redirectUrl);
+    const publicKey = signedKeyRequest.key;
     report(options, signedKeyRequest, [
       `key request ${signedKeyRequest.token} by fid ${app.fid} for key ${publicKey}`,
       `deep link: ${signedKeyRequest.deeplinkUrl}`,

@@ -1,6 +1,7 @@
 /** `castnet start`: the four parts in one process. */
 import { type Command, Option } from "commander";
 import { addStartOptions, startConfigOf } from "../options.js";
+import { createLogger } from "../../http/index.js";
 import { startStack } from "../stack.js";
 import { version } from "../version.js";
 
@@ -25,7 +26,12 @@ export function registerStart(program: Command): void {
         const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };
         return void console.log(JSON.stringify(shown, null, 2));
       }
-      const stack = await startStack(config);
+      // A person at a terminal reads lines, not JSON, and not one per request unless asking for debug.
+      const pretty = process.stderr.isTTY === true;
+      const stack = await startStack(
+        { ...config, http: { ...config.http, requestLogLevel: pretty ? "debug" : "info" } },
+        createLogger(config.logLevel, pretty),
+      );
       const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite in ${config.dataDir}`;
       console.log(
         `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,

@@ -4,11 +4,20 @@
  * (a second follow, block or install changes nothing); creations are read back first.
  */
 import type { Context } from "../context.js";
-import { type RequestOptions, request } from "../http/request.js";
-import type { Actor } from "../writes.js";
+import { CliError, type RequestOptions, request } from "../http/request.js";
+import { type Actor, requestKey } from "../writes.js";
 import { channelUrl } from "./hub.js";
 import type { Tally } from "./tally.js";
-import { ACTIONS, BLOCKS, CASTS, CHANNELS, HOST, SPONSOR } from "./world.js";
+import {
+  ACTIONS,
+  BADGE_OVERRIDES,
+  BLOCKS,
+  CASTS,
+  CHANNELS,
+  HOST,
+  KEY_REQUEST_APP,
+  SPONSOR,
+} from "./world.js";
 
 type Actors = Map<string, Actor>;
 
@@ -95,8 +104,6 @@ interface ActionRecord {
   id: number;
   type: string;
   actionUrl: string;
-  installs: number;
-  featuredRank?: number | null;
 }
 
 export async function seedActions(context: Context, actors: Actors, tally: Tally): Promise<void> {
@@ -159,6 +166,8 @@ export async function seedSponsor(context: Context, actors: Actors, tally: Tally
 interface BadgeState {
   rule: { minReactors: number };
   computed: number[];
+  grants: number[];
+  revocations: number[];
 }
 
 /**
@@ -177,4 +186,33 @@ export async function seedPowerBadges(context: Context, actors: Actors, tally: T
   const missing = earners.some((fid) => !state.computed.includes(fid));
   if (missing) await operator(context, "/v1/admin/power-badges/recalculate", { method: "POST", body: {} });
   tally.note("power badges", missing ? earners.length : 0, earners.length);
+  for (const { name, badge } of BADGE_OVERRIDES) {
+    const fid = fidOf(actors, name);
+    const there = (badge === "grant" ? state.grants : state.revocations).includes(fid);
+    if (!there) await operator(context, `/v1/admin/power-badges/${fid}`, { method: "PUT", body: { badge } });
+    tally.one("badge overrides", !there);
+  }
+}
+
+/**
+ * A signed key request of the demo app that waits for a user's approval. Requests expire (a day after
+ * their deadline they are gone), so a new one is made when none of the app's is readable any more.
+ */
+export async function seedKeyRequest(context: Context, tally: Tally): Promise<void> {
+  const tokens = Object.entries(context.keystore().requestedKeys())
+    .filter(([, key]) => key.app === KEY_REQUEST_APP)
+    .map(([token]) => token);
+  let readable = false;
+  for (const token of tokens) {
+    readable = await context.api.keyRequest(token).then(
+      () => true,
+      (error: unknown) => {
+        if (error instanceof CliError && error.status === 404) return false;
+        throw error;
+      },
+    );
+    if (readable) break;
+  }
+  if (!readable) await requestKey(context, KEY_REQUEST_APP);
+  tally.one("key requests", !readable);
 }

@@ -21,7 +21,7 @@ import {
 } from "../writes.js";
 import { demoKey } from "./accounts.js";
 import type { Tally } from "./tally.js";
-import { ACCOUNTS, CASTS, CHANNELS, HOST } from "./world.js";
+import { ACCOUNTS, CASTS, CHANNELS, HOST, URL_LIKES } from "./world.js";
 
 type Actors = Map<string, Actor>;
 
@@ -136,35 +136,38 @@ export async function seedReactions(
   casts: Map<string, CastTarget>,
   tally: Tally,
 ): Promise<void> {
+  const wanted: { by: string; kind: "like" | "recast"; target: CastTarget | string }[] = [
+    ...CASTS.flatMap((cast) => [
+      ...(cast.likedBy ?? []).map((by) => ({ by, kind: "like" as const, target: casts.get(cast.id)! })),
+      ...(cast.recastBy ?? []).map((by) => ({ by, kind: "recast" as const, target: casts.get(cast.id)! })),
+    ]),
+    ...URL_LIKES.map(({ by, url }) => ({ by, kind: "like" as const, target: url })),
+  ];
   const existing = new Map<number, Set<string>>();
-  for (const cast of CASTS) {
-    const target = casts.get(cast.id)!;
-    for (const [kind, by] of [
-      ["like", cast.likedBy ?? []],
-      ["recast", cast.recastBy ?? []],
-    ] as const) {
-      for (const name of by) {
-        const actor = actorOf(actors, name);
-        const fid = actor.account.fid;
-        if (!existing.has(fid)) {
-          const reactions = await messagesOf(context, `/v1/reactionsByFid?fid=${fid}`);
-          existing.set(
-            fid,
-            new Set(
-              reactions.map((m) => {
-                const body = (m.data as { reactionBody?: { type: string; targetCastId?: { hash: string } } })
-                  .reactionBody;
-                return `${body?.type} ${body?.targetCastId?.hash}`;
-              }),
-            ),
-          );
-        }
-        const key = `REACTION_TYPE_${kind.toUpperCase()} ${target.hash}`;
-        const there = existing.get(fid)!.has(key);
-        if (!there) await react(context, actor, kind, target);
-        tally.one("reactions", !there);
-      }
+  const keyOf = (type: string, target: CastTarget | string | undefined) =>
+    `${type} ${typeof target === "string" ? target : target?.hash}`;
+  for (const { by, kind, target } of wanted) {
+    const actor = actorOf(actors, by);
+    const fid = actor.account.fid;
+    if (!existing.has(fid)) {
+      const reactions = await messagesOf(context, `/v1/reactionsByFid?fid=${fid}`);
+      existing.set(
+        fid,
+        new Set(
+          reactions.map((m) => {
+            const body = (
+              m.data as {
+                reactionBody?: { type: string; targetCastId?: CastTarget; targetUrl?: string };
+              }
+            ).reactionBody;
+            return keyOf(body?.type ?? "", body?.targetUrl ?? body?.targetCastId);
+          }),
+        ),
+      );
     }
+    const there = existing.get(fid)!.has(keyOf(`REACTION_TYPE_${kind.toUpperCase()}`, target));
+    if (!there) await react(context, actor, kind, target);
+    tally.one("reactions", !there);
   }
 }
 

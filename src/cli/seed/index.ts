@@ -6,10 +6,26 @@
 import type { Context } from "../context.js";
 import { type Progress, progress } from "../progress.js";
 import { ensureAccounts } from "./accounts.js";
-import { seedActions, seedBlocks, seedChannels, seedPowerBadges, seedSponsor } from "./clientApi.js";
+import {
+  seedActions,
+  seedBlocks,
+  seedChannels,
+  seedKeyRequest,
+  seedPowerBadges,
+  seedSponsor,
+} from "./clientApi.js";
 import { seedCasts, seedFollows, seedNames, seedProfiles, seedReactions, seedVerifications } from "./hub.js";
 import { type Kind, Tally } from "./tally.js";
-import { ACCOUNTS, ACTIONS, BLOCKS, CASTS, CHANNELS, STORAGE_UNITS } from "./world.js";
+import {
+  ACCOUNTS,
+  ACTIONS,
+  BADGE_OVERRIDES,
+  BLOCKS,
+  CASTS,
+  CHANNELS,
+  STORAGE_UNITS,
+  URL_LIKES,
+} from "./world.js";
 
 export interface SeedSummary {
   /** Per kind: how many the demo has, and how many of them this run made. */
@@ -24,6 +40,7 @@ function plannedItems(): number {
     ACCOUNTS.length * 3 + // account, name, profile
     CASTS.length +
     sum(CASTS.map((c) => (c.likedBy?.length ?? 0) + (c.recastBy?.length ?? 0))) +
+    URL_LIKES.length +
     sum(ACCOUNTS.map((a) => a.follows.length)) +
     ACCOUNTS.filter((a) => a.verifies).length +
     CHANNELS.length +
@@ -31,7 +48,8 @@ function plannedItems(): number {
     BLOCKS.length +
     ACTIONS.length +
     sum(ACTIONS.map((a) => a.installedBy.length)) +
-    1 // the sponsor
+    BADGE_OVERRIDES.length +
+    2 // the sponsor, the key request
   );
 }
 
@@ -57,6 +75,7 @@ export async function seedDemo(
   await seedBlocks(context, byName, tally);
   await seedActions(context, byName, tally);
   await seedSponsor(context, byName, tally);
+  await seedKeyRequest(context, tally);
   await seedPowerBadges(context, byName, tally);
   const summary: SeedSummary = {};
   for (const kind of Object.keys(tally.total) as Kind[])

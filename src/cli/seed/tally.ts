@@ -15,7 +15,9 @@ export type Kind =
   | "actions"
   | "installs"
   | "sponsors"
-  | "power badges";
+  | "key requests"
+  | "power badges"
+  | "badge overrides";
 
 export class Tally {
   readonly made: Partial<Record<Kind, number>> = {};

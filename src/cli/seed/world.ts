@@ -303,6 +303,13 @@ export const CASTS: DemoCast[] = [
   },
 ];
 
+/** Likes of pages rather than casts. */
+export const URL_LIKES: { by: string; url: string }[] = [
+  { by: "jun", url: `${HOST}/apps/first` },
+  { by: "hana", url: `${HOST}/apps/first` },
+  { by: "ivo", url: `${HOST}/docs/signers` },
+];
+
 export const BLOCKS: { blocker: string; blocked: string; daysAgo: number }[] = [
   { blocker: "cleo", blocked: "kai", daysAgo: 2 },
   { blocker: "gus", blocked: "lou", daysAgo: 9 },
@@ -366,8 +373,17 @@ export const ACTIONS: DemoAction[] = [
   },
 ];
 
+/** The operator's word over the badge rule: a badge it would not give, and one it takes back. */
+export const BADGE_OVERRIDES: { name: string; badge: "grant" | "revoke" }[] = [
+  { name: "lou", badge: "grant" },
+  { name: "cleo", badge: "revoke" },
+];
+
 /** Signed up as a sponsor of signed key requests, with these credits. */
 export const SPONSOR = { name: "lou", credits: 1000 };
+
+/** The app with a signed key request pending (for a user to approve), so that its reads answer. */
+export const KEY_REQUEST_APP = "lou";
 
 /** Storage units each account rents. */
 export const STORAGE_UNITS = 1;

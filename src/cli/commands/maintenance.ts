@@ -1,0 +1,98 @@
+/**
+ * `castnet backup <dir>` and `castnet reset`: the embedded databases of a data directory, copied while
+ * the stack runs (SQLite's online backup), or deleted while it does not.
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline/promises";
+import Database from "better-sqlite3";
+import { type Command, Option } from "commander";
+import { type CommonOptions, report, withOptions } from "../context.js";
+import { CliError } from "../http/request.js";
+import { UsageError } from "../options.js";
+import { runningStack } from "../runFile.js";
+
+/**
+ * Followers before what they follow (the client API reads the hub, which follows the registry and the
+ * chain), so that each copy holds at least what the copies before it saw: on a restore, followers
+ * catch up instead of pointing at what is not there.
+ */
+const PARTS = ["api", "hub", "registry", "chain"] as const;
+
+function refusePostgres(what: string): void {
+  if (process.env.DATABASE_URL)
+    throw new CliError(
+      `castnet ${what} works on the embedded SQLite files; with DATABASE_URL the data is in PostgreSQL: ` +
+        (what === "backup"
+          ? 'back it up with pg_dump (pg_dump --format=custom --file=castnet.dump "$DATABASE_URL"; restore with pg_restore)'
+          : "drop and create that database (dropdb, createdb) while castnet is stopped"),
+    );
+}
+
+export function registerMaintenance(program: Command): void {
+  withOptions(
+    program
+      .command("backup <dir>")
+      .description("copy every part's database and the keystore into a new directory, while the stack runs"),
+    { keystore: true },
+  ).action(async (target: string, options: CommonOptions) => {
+    refusePostgres("backup");
+    const dataDir = resolve(options.dataDir!);
+    const dir = resolve(target);
+    if (existsSync(dir) && readdirSync(dir).length > 0)
+      throw new UsageError(`${dir} is not empty: back up into a new directory`);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const copied: string[] = [];
+    for (const part of PARTS) {
+      const source = join(dataDir, `${part}.sqlite`);
+      if (!existsSync(source)) continue;
+      const database = new Database(source, { fileMustExist: true });
+      try {
+        // SQLite's online backup: a consistent snapshot even while the stack writes.
+        await database.backup(join(dir, `${part}.sqlite`));
+      } finally {
+        database.close();
+      }
+      copied.push(`${part}.sqlite`);
+    }
+    if (existsSync(join(dataDir, "keystore.json"))) {
+      copyFileSync(join(dataDir, "keystore.json"), join(dir, "keystore.json"));
+      copied.push("keystore.json");
+    }
+    if (copied.length === 0) throw new CliError(`${dataDir} holds no castnet data`);
+    report(options, { directory: dir, files: copied }, [
+      `backed up ${copied.join(", ")} into ${dir}`,
+      `restore: stop castnet, then castnet start --data-dir ${dir} (or copy the files back)`,
+    ]);
+  });
+
+  withOptions(
+    program
+      .command("reset")
+      .description("delete every part's database and the keystore (castnet must be stopped)")
+      .addOption(new Option("--yes", "do not ask")),
+    { keystore: true },
+  ).action(async (options: CommonOptions & { yes?: boolean }) => {
+    refusePostgres("reset");
+    const dataDir = resolve(options.dataDir!);
+    const running = runningStack(dataDir);
+    if (running)
+      throw new CliError(`castnet is running on ${dataDir} (process ${running.pid}): stop it first`);
+    const files = existsSync(dataDir)
+      ? readdirSync(dataDir).filter((f) =>
+          /^(api|hub|registry|chain)\.sqlite(-wal|-shm)?$|^keystore\.json$/.test(f),
+        )
+      : [];
+    if (files.length === 0) return void report(options, { deleted: [] }, `${dataDir} holds no castnet data`);
+    if (!options.yes) {
+      if (!process.stdin.isTTY)
+        throw new UsageError(`reset deletes ${files.join(", ")} in ${dataDir}: confirm with --yes`);
+      const prompt = createInterface({ input: process.stdin, output: process.stderr });
+      const answer = await prompt.question(`delete ${files.join(", ")} in ${dataDir}? [y/N] `);
+      prompt.close();
+      if (!/^y(es)?$/i.test(answer.trim())) return void console.error("nothing deleted");
+    }
+    for (const file of files) rmSync(join(dataDir, file), { force: true });
+    report(options, { deleted: files }, `deleted ${files.join(", ")} in ${dataDir}`);
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * What a person reads: log lines at a terminal, and the progress of long work, on a terminal and
+ * elsewhere. (process.test.ts checks that logs stay JSON lines when stderr is not a terminal.)
+ */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { progress } from "../../src/cli/progress.js";
+import { prettyLine } from "../../src/http/prettyLog.js";
+
+const TIME = Date.UTC(2026, 0, 2, 13, 4, 5);
+
+describe("readable output", () => {
+  it("turns a JSON log line into time, level word, part and message, then the fields worth reading", () => {
+    const request = {
+      level: 20,
+      time: TIME,
+      pid: 7,
+      hostname: "box",
+      part: "hub",
+      reqId: "req-1",
+      method: "GET",
+      url: "/v1/info",
+      status: 200,
+      ms: 1.5,
+      msg: "request",
+    };
+    assert.equal(
+      prettyLine(JSON.stringify(request)),
+      "13:04:05 DEBUG hub      request method=GET url=/v1/info status=200 ms=1.5",
+    );
+    const failure = {
+      level: 50,
+      time: TIME,
+      part: "api",
+      err: { message: "boom", stack: "…" },
+      msg: "failed",
+    };
+    assert.equal(
+      prettyLine(JSON.stringify(failure), true),
+      "\x1b[31m13:04:05 ERROR api      failed (boom)\x1b[0m",
+    );
+    const unbound = { level: 30, time: TIME, slot: 5, msg: "power badges recalculated" };
+    assert.equal(
+      prettyLine(JSON.stringify(unbound)),
+      "13:04:05 INFO  castnet  power badges recalculated slot=5",
+    );
+    assert.equal(prettyLine("not json"), "not json");
+  });
+
+  it("shows progress as plain lines, a tenth of the way at a time, when not on a terminal", () => {
+    let written = "";
+    const shown = progress("seeding the demo", 20, { isTTY: false, write: (text) => (written += text) });
+    for (let done = 1; done <= 20; done++) shown.update(done);
+    shown.finish("seeded the demo: 20 new items");
+    assert.equal(
+      written,
+      [1, 2, 4, 6, 8, 10, 12, 14, 16, 18].map((n) => `seeding the demo: ${n} of 20\n`).join("") +
+        "seeded the demo: 20 new items\n",
+    );
+  });
+
+  it("updates one line in place on a terminal", () => {
+    let written = "";
+    const shown = progress("seeding the demo", 2, { isTTY: true, write: (text) => (written += text) });
+    shown.update(1);
+    shown.update(2);
+    shown.finish("done");
+    assert.equal(
+      written,
+      "\r\x1b[2Kseeding the demo: 1 of 2\r\x1b[2Kseeding the demo: 2 of 2\r\x1b[2Kdone\n",
+    );
+  });
+});

@@ -1,0 +1,82 @@
+/**
+ * The README's first tour, run as written: each `npm run castnet -- …` line of its sh block, through
+ * npm and the built command, against a stack started as the tour says (`--seed demo`). Ports and the
+ * data directory come from the environment variables every command reads, not from edits.
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { parseStartOptions } from "../../src/cli/options.js";
+import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { createLogger } from "../../src/http/index.js";
+import { FREE_PORTS } from "../support/ports.js";
+
+const ROOT = join(import.meta.dirname, "../..");
+
+/** The commands of the first sh block under "A first tour". */
+function tourCommands(): string[] {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const tour = readme.slice(readme.indexOf("## A first tour"));
+  const block = /```sh\n([\s\S]*?)```/.exec(tour)![1]!;
+  return block.split("\n").filter((line) => /^(\w+=\$\()?npm run (-s )?castnet -- /.test(line));
+}
+
+describe("the README's first tour", () => {
+  let dir: string;
+  let stack: RunningStack;
+
+  before(async () => {
+    // `npm start` builds the command the tour runs; so does this test, once.
+    const build = spawnSync(
+      process.execPath,
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    assert.equal(build.status, 0, build.stdout + build.stderr);
+    dir = mkdtempSync(join(tmpdir(), "castnet-readme-"));
+    const config = parseStartOptions(["--data-dir", dir, "--seed", "demo", ...FREE_PORTS], {});
+    stack = await startStack(config, createLogger("silent"), { update() {}, finish() {} });
+  });
+
+  after(async () => {
+    await stack?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("runs every castnet command of the tour as written, each exiting 0", async () => {
+    const commands = tourCommands();
+    assert.equal(commands.length, 13);
+    // One shell, so that a line may use what an earlier one set; each line's success is marked.
+    const script = ["set -e", ...commands.flatMap((line, i) => [line, `echo "::ran ${i}"`])].join("\n");
+    const urls = stack.urls as Record<string, string>;
+    const child = spawn("sh", ["-c", script], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        CASTNET_DATA_DIR: dir,
+        CASTNET_HUB_URL: urls.hub,
+        CASTNET_REGISTRY_URL: urls.registry,
+        CASTNET_API_URL: urls.api,
+        CASTNET_CHAIN_URL: urls.chain,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const status = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    const ran = [...stdout.matchAll(/^::ran (\d+)$/gm)].map((m) => Number(m[1]));
+    assert.deepEqual(
+      ran,
+      commands.map((_, i) => i),
+      `stopped after: ${commands[ran.length]}\n${stderr}`,
+    );
+    assert.equal(status, 0);
+    // alice and bob come after the demo's twelve accounts.
+    assert.match(stdout, /^reacted like on 13:0x[0-9a-f]{40} \(message 0x[0-9a-f]{40}\)$/m);
+  });
+});
