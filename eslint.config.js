@@ -3,10 +3,21 @@ import tseslint from "typescript-eslint";
 import globals from "globals";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "src/protocol/generated/", "src/client/generated/", ".castnet/"] },
+  {
+    ignores: [
+      "dist/",
+      "node_modules/",
+      "src/protocol/generated/",
+      "src/client/generated/",
+      ".castnet/",
+      "test-artifacts/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
+  // The pages' script runs in the browser.
+  { files: ["src/clientapi/pages/assets/**/*.js"], languageOptions: { globals: { ...globals.browser } } },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

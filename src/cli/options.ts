@@ -34,6 +34,8 @@ export interface StackConfig {
   logLevel: LogLevel;
   databaseUrl: string | undefined;
   seed: "demo" | undefined;
+  /** What signed key request deep links open: the client API's approval page, or the custom scheme. */
+  deeplink: "page" | "scheme";
   /** Registry admin fid → the address that signs its requests (none unless configured). */
   registryAdmins: Record<number, `0x${string}`>;
   /** Host, origin, time and connection limits every part's HTTP server applies. */
@@ -106,6 +108,11 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
   seed: {
     env: "CASTNET_SEED",
     help: "demo: fill the stack with a demo world once it runs (as castnet seed demo; idempotent)",
+  },
+  deeplink: {
+    env: "CASTNET_DEEPLINK",
+    default: "page",
+    help: "page | scheme: signed key request deep links open the client API's approval page, or <scheme>://",
   },
   "allowed-hosts": {
     env: "CASTNET_ALLOWED_HOSTS",
@@ -339,6 +346,7 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     ] as const),
     databaseUrl: env.DATABASE_URL || undefined,
     seed: seed === undefined ? undefined : oneOf("seed", seed, ["demo"] as const),
+    deeplink: oneOf("deeplink", value("deeplink")!, ["page", "scheme"] as const),
     registryAdmins: registryAdmins(value("registry-admin")),
     http: {
       allowedHosts: list(value("allowed-hosts")),

@@ -5,7 +5,14 @@ import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
 import { httpChainClient } from "../devchain/httpClient.js";
 import { createDevchain } from "../devchain/index.js";
 import { readFileSync } from "node:fs";
-import { type Logger, type RouteEntry, StartupError, createLogger, listen } from "../http/index.js";
+import {
+  type Logger,
+  type RouteEntry,
+  StartupError,
+  createLogger,
+  isLoopback,
+  listen,
+} from "../http/index.js";
 import { httpActivitySource } from "../hub/activityClient.js";
 import type { GrpcTls, HubGrpcServer } from "../hub/grpc/index.js";
 import { createHub } from "../hub/index.js";
@@ -41,6 +48,8 @@ export interface Started {
 export interface BuiltStack {
   parts: readonly Started[];
   grpc: HubGrpcServer | undefined;
+  /** Filled in as the parts listen (startStack); the client API reads it for its pages and deep links. */
+  urls: Partial<Record<PartName, string>>;
   /** Closes every app, then every part, the last started first. */
   close(): Promise<void>;
 }
@@ -66,6 +75,11 @@ async function listenGrpc(grpc: HubGrpcServer, host: string, port: number): Prom
   }
 }
 
+/** Whether `host` reaches this machine only, so that keystore accounts may approve on the approval page. */
+function servedOnLoopback(host: string): boolean {
+  return host === "localhost" || isLoopback(host);
+}
+
 /**
  * Builds the parts named in `config.only` in this process, wired in-process to each other and over
  * HTTP to the parts that run elsewhere, without listening (startStack listens; `npm run sdk:types`
@@ -79,6 +93,7 @@ export async function buildStack(
   const naming = namingProfile(config.naming);
   const runs = (part: PartName) => config.only.includes(part);
   const started: Started[] = [];
+  const urls: Partial<Record<PartName, string>> = {};
   let grpc: HubGrpcServer | undefined;
 
   const stopAll = once(async () => {
@@ -153,6 +168,10 @@ export async function buildStack(
         adminToken: config.adminToken,
         activity: activity!,
         http: config.http,
+        deeplink: config.deeplink,
+        // Read when a page or a deep link needs them: this process's parts have URLs once listening.
+        urls: () => ({ ...config.urls, ...urls }),
+        devKeystoreDir: servedOnLoopback(config.host) ? config.dataDir : undefined,
         ...config.parts.api,
       });
       started.push({ part: "api", ...api });
@@ -161,7 +180,7 @@ export async function buildStack(
     await stopAll().catch(() => undefined);
     throw error;
   }
-  return { parts: started, grpc, close: stopAll };
+  return { parts: started, grpc, urls, close: stopAll };
 }
 
 /**
@@ -175,7 +194,7 @@ export async function startStack(
   seedProgress?: Progress,
 ): Promise<RunningStack> {
   const built = await buildStack(config, logger);
-  const urls: Partial<Record<PartName, string>> = {};
+  const urls = built.urls;
   const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
   let hubGrpc: string | undefined;
   let removeRunFile = () => {};

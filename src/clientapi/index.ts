@@ -13,6 +13,7 @@ import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestL
 import { clientApiMetrics } from "./metrics.js";
 import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
+import { pageRoutes, type PartUrls } from "./pages/index.js";
 import { clientApiRoutes } from "./routes/index.js";
 import { type ClientApiService, createService } from "./service.js";
 import type { ApiTables } from "./tables.js";
@@ -22,6 +23,7 @@ export type { ClientApiService } from "./service.js";
 export type { ApprovalTypedData } from "./approvals.js";
 export type { SignedKeyRequestJson } from "./keyRequests.js";
 export type { PowerBadgeRule } from "./powerBadges.js";
+export type { PartUrls } from "./pages/index.js";
 
 export interface ClientApiOptions {
   database: DatabaseConfig;
@@ -43,8 +45,21 @@ export interface ClientApiOptions {
   now?: () => number;
   /** Thresholds of the power-badge rule (default: 5 distinct reactors in 30 days). */
   powerBadgeRule?: Partial<PowerBadgeRule>;
-  /** Scheme of deeplinkUrl (default: the naming profile's). */
+  /**
+   * What deeplinkUrl opens: "page" (default), the approval page at `<urls().api>/approve?token=`;
+   * "scheme", `<deeplinkScheme>://signed-key-request?token=` as the reference's client app has it.
+   * Without a public URL of its own the part can only give the scheme form.
+   */
+  deeplink?: "page" | "scheme";
+  /** Scheme of the "scheme" deeplinkUrl (default: the naming profile's). */
   deeplinkScheme?: string;
+  /**
+   * Base URLs of the parts, as configured (never taken from a request's Host): the pages read the
+   * hub, registry and devchain there, and `api` is this part's own public URL.
+   */
+  urls?: () => PartUrls;
+  /** The CLI data directory whose keystore accounts the approval page offers; give it only on loopback. */
+  devKeystoreDir?: string;
   /** How often the background loop checks pending key adds and the badge schedule (default 1000 ms). */
   pollIntervalMs?: number;
   /** Signed key requests one requesting fid, and one client address, may create per hour (default 600 each). */
@@ -70,6 +85,14 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
   try {
     await migrate(database, "api", migrations);
     const now = options.now ?? Date.now;
+    const urls = options.urls ?? ((): PartUrls => ({}));
+    const scheme = options.deeplinkScheme ?? options.naming.deeplinkScheme;
+    const deeplink = (token: string) => {
+      const own = urls().api;
+      return options.deeplink !== "scheme" && own !== undefined
+        ? `${own}/approve?token=${token}`
+        : `${scheme}://signed-key-request?token=${token}`;
+    };
     const service = await createService({
       database,
       logger: options.logger,
@@ -77,7 +100,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       naming: options.naming,
       activity: options.activity,
       powerBadgeRule: { ...DEFAULT_POWER_BADGE_RULE, ...options.powerBadgeRule },
-      deeplinkScheme: options.deeplinkScheme ?? options.naming.deeplinkScheme,
+      deeplink,
       sponsorCost: options.sponsorCost ?? 1,
       validatorContract: options.validatorContract,
       keyGatewayContract: options.keyGatewayContract,
@@ -97,6 +120,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       api: clientApiApi,
     });
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
+    await app.register(pageRoutes, { service, urls, devKeystoreDir: options.devKeystoreDir });
     await app.ready();
 
     const background = startBackground(

@@ -55,7 +55,8 @@ export interface Approval {
 export interface KeyRequestOptions {
   chain: ChainClient;
   naming: NamingProfile;
-  deeplinkScheme: string;
+  /** deeplinkUrl of a request, by its token. */
+  deeplink: (token: string) => string;
   /** Credits taken from the sponsor when a sponsored request is approved. */
   sponsorCost: number;
   validatorContract?: Address;
@@ -169,6 +170,11 @@ export class KeyRequests {
       row = (await keyRequestStore.getKeyRequest(this.ctx.database.db, token))!;
     }
     return this.render(row);
+  }
+
+  /** The request's deadline (Unix seconds): the approval page shows it, the reference JSON has no field for it. */
+  async deadlineOf(token: string): Promise<number> {
+    return (await this.existing(token)).deadline;
   }
 
   /** What the approving wallet signs, and where to send the user afterwards. */
@@ -298,7 +304,7 @@ export class KeyRequests {
   private render(row: KeyRequestRow): SignedKeyRequestJson {
     const json: SignedKeyRequestJson = {
       token: row.token,
-      deeplinkUrl: `${this.options.deeplinkScheme}://signed-key-request?token=${row.token}`,
+      deeplinkUrl: this.options.deeplink(row.token),
       key: row.key,
       // The key add is not on the chain yet: to a poller the request is still pending.
       state: row.state === "submitting" ? "pending" : row.state,

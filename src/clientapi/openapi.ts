@@ -15,6 +15,10 @@ export const clientApiApi: ApiDescription = {
     { name: "Blocks", description: "Who blocks whom." },
     { name: "Signed key requests", description: "SPEC Signed key request: pending → approved → completed." },
     { name: "Sponsors", description: "Sponsorship credits (SPEC Authentication 6)." },
+    {
+      name: "Explorer",
+      description: "HTML pages: the explorer of the whole stack and the key-approval page.",
+    },
   ],
   schemas: [clientApiErrorSchema],
   errorSchema: clientApiErrorSchema.$id,

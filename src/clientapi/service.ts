@@ -39,7 +39,8 @@ export interface ServiceOptions {
   naming: NamingProfile;
   activity: ActivitySource;
   powerBadgeRule: PowerBadgeRule;
-  deeplinkScheme: string;
+  /** deeplinkUrl of a signed key request, by its token. */
+  deeplink: (token: string) => string;
   sponsorCost: number;
   validatorContract?: Address;
   keyGatewayContract?: Address;
@@ -70,7 +71,7 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
     keyRequests: new KeyRequests(ctx, sponsors, {
       chain: options.chain,
       naming: options.naming,
-      deeplinkScheme: options.deeplinkScheme,
+      deeplink: options.deeplink,
       sponsorCost: options.sponsorCost,
       validatorContract: options.validatorContract,
       keyGatewayContract: options.keyGatewayContract,

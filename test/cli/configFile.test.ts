@@ -85,6 +85,8 @@ describe("the config file", () => {
   it("hands the per-part settings to the running parts: reserved names, rate limits, badge rule, deep links", async () => {
     const path = file("d.json", {
       "block-time": 0,
+      // The custom scheme instead of the approval page, with the api section's scheme.
+      deeplink: "scheme",
       registry: { reservedNames: ["castle"], rateLimit: { perFidPerHour: 1, perIpPerHour: 100 } },
       api: { powerBadgeRule: { minReactors: 2, windowDays: 7 }, deeplinkScheme: "myapp" },
     });

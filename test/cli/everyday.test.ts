@@ -256,7 +256,7 @@ describe("the everyday commands", () => {
     );
     assert.equal(created.state, "pending");
     assert.equal(created.requestFid, 2);
-    assert.equal(created.deeplinkUrl, `service://signed-key-request?token=${created.token}`);
+    assert.equal(created.deeplinkUrl, `${url.api}/approve?token=${created.token}`);
     const approved = json(await run("key-request", "approve", created.token, "--as", "alice", "--json"));
     assert.ok(approved.state === "approved" || approved.state === "completed");
     assert.equal(approved.userFid, 1);

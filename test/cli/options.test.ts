@@ -15,6 +15,7 @@ describe("castnet start options", () => {
     assert.equal(config.network, "mainnet");
     assert.equal(config.blockTimeSeconds, 1);
     assert.equal(config.adminToken, undefined);
+    assert.equal(config.deeplink, "page");
     assert.deepEqual(databaseFor(config, "hub"), {
       engine: "sqlite",
       path: resolve(".castnet", "hub.sqlite"),
@@ -35,8 +36,14 @@ describe("castnet start options", () => {
         "--admin-token",
         "s3cret",
       ],
-      { CASTNET_HUB_PORT: "4000", CASTNET_API_PORT: "4001", CASTNET_LOG_LEVEL: "warn" },
+      {
+        CASTNET_HUB_PORT: "4000",
+        CASTNET_API_PORT: "4001",
+        CASTNET_LOG_LEVEL: "warn",
+        CASTNET_DEEPLINK: "scheme",
+      },
     );
+    assert.equal(config.deeplink, "scheme");
     assert.equal(config.ports.hub, 3000);
     assert.equal(config.ports.api, 4001);
     assert.equal(config.naming, "reference");
@@ -87,6 +94,7 @@ describe("castnet start options", () => {
       ["--seed", "demo", "--only", "chain"],
       /--seed demo fills all four parts: start them together \(no --only\)/,
     ],
+    [["--deeplink", "qr"], /--deeplink must be one of page, scheme/],
   ] as const) {
     it(`refuses ${args.join(" ")} with one clear sentence`, () => {
       assert.throws(

@@ -145,6 +145,7 @@ describe("the castnet command", () => {
     );
     assert.deepEqual(Object.keys(urls).sort(), ["client API", "devchain", "hub", "registry"]);
     assert.match(stdout, /^\s+hub gRPC\s+127\.0\.0\.1:\d+$/m);
+    assert.match(stdout, new RegExp(`^\\s+explorer\\s+${urls["client API"]}/$`, "m"));
     for (const url of Object.values(urls)) {
       const health = await fetch(`${url}/_health`);
       assert.equal(health.status, 200);

@@ -141,6 +141,7 @@ for (const engine of await testEngines()) {
           result: {
             signedKeyRequest: {
               token: request.token,
+              // This client API was started without a URL of its own: the scheme form is all it can give.
               deeplinkUrl: `service://signed-key-request?token=${request.token}`,
               key,
               state: "pending",
@@ -156,6 +157,28 @@ for (const engine of await testEngines()) {
           status: 200,
           body: created.body,
         });
+      });
+
+      it("links to the approval page on the part's configured URL, or with --deeplink scheme to the custom scheme", async () => {
+        const configured = { api: "http://castnet.test:2282" };
+        const page = await h.restart({ urls: () => configured });
+        const scheme = await h.restart({
+          urls: () => configured,
+          deeplink: "scheme",
+          deeplinkScheme: "myapp",
+        });
+        try {
+          assert.equal(
+            (await page.service.keyRequests.get(request.token)).deeplinkUrl,
+            `http://castnet.test:2282/approve?token=${request.token}`,
+          );
+          assert.equal(
+            (await scheme.service.keyRequests.get(request.token)).deeplinkUrl,
+            `myapp://signed-key-request?token=${request.token}`,
+          );
+        } finally {
+          await Promise.all([page.close(), scheme.close()]);
+        }
       });
 
       it("is the answer to the same signed body on the plural path", async () => {

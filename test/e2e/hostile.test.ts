@@ -266,7 +266,7 @@ interface Case {
   shapes?: readonly Shape[];
   /** HEAD: no body to check. */
   noBody?: boolean;
-  /** Sent to a file of the docs page (Route.page): a 2xx or a redirect need not be JSON. */
+  /** Sent to a page or a file of one (Route.page): a 2xx or a redirect need not be JSON, a refusal may be a page. */
   page?: boolean;
   /** Extra check of a 2xx answer. */
   accepted?: (body: unknown) => string | undefined;
@@ -284,6 +284,11 @@ function judge(part: Part, c: Case, reply: Reply, shapes: readonly Shape[]): str
   const redirect = reply.status >= 300 && reply.status < 400;
   if (redirect && !c.page) return [`${where}: a redirect is not an answer`];
   if (c.noBody || (c.page && (ok || redirect))) return [];
+  // A page refuses with a page saying why, titled and with a main landmark, or in the part's JSON shape.
+  if (c.page && /^text\/html/.test(reply.contentType))
+    return /<h1>[^<]+<\/h1>/.test(reply.text) && /<main\b/.test(reply.text)
+      ? []
+      : [`${where}: an HTML refusal without a title and a main landmark`];
   if (ok && c.text)
     return /^text\/plain/.test(reply.contentType) ? [] : [`${where}: content-type is ${reply.contentType}`];
   let body: unknown;
@@ -768,7 +773,10 @@ interface Route {
   bodyLimit?: number;
   /** Whether a request to this route may change state when accepted. */
   write?: boolean;
-  /** A file of the docs page: its answers are HTML, scripts, YAML or a redirect to the page, not JSON. */
+  /**
+   * A page (the client API's explorer) or a file of one (the docs page): its answers are HTML,
+   * scripts, YAML or a redirect, not JSON, and it may refuse with a page saying why.
+   */
   page?: boolean;
   /** An accepted request opens a stream that never ends: only requests the route must refuse are sent. */
   stream?: boolean;
@@ -1378,6 +1386,59 @@ function routes(fx: Fixtures): Route[] {
     chain("GET", "/_health", { strictQuery: false }),
     chain("GET", "/_ready", { strictQuery: false }),
     chain("GET", "/metrics", { strictQuery: false, text: true }),
+
+    // The client API's pages (src/clientapi/pages).
+    api("GET", "/", { page: true }),
+    api("GET", "/fid/:fid", {
+      page: true,
+      params: { fid: { kind: "fid", valid: alice, required: true } },
+      query: { casts: { kind: "pageToken" } },
+    }),
+    api("GET", "/cast/:fid/:hash", {
+      page: true,
+      params: {
+        fid: { kind: "fid", valid: alice, required: true },
+        hash: { kind: "hex20", valid: fx.castHash, required: true },
+      },
+    }),
+    api("GET", "/name/:name", {
+      page: true,
+      params: { name: { kind: "text", valid: fx.aliceName, required: true } },
+    }),
+    api("GET", "/channel/:id", {
+      page: true,
+      params: { id: { kind: "text", valid: "welcome", required: true } },
+    }),
+    api("GET", "/events", {
+      page: true,
+      query: {
+        from: { kind: "uint", valid: "0" },
+        type: { kind: "enum" },
+        fid: { kind: "fid", valid: alice },
+      },
+      enums: { type: ["HUB_EVENT_TYPE_MERGE_MESSAGE", "HUB_EVENT_TYPE_MERGE_ON_CHAIN_EVENT", ""] },
+    }),
+    api("GET", "/search", { page: true, query: { q: { kind: "text", valid: alice, required: true } } }),
+    api("GET", "/approve", {
+      page: true,
+      query: { token: { kind: "text", valid: fx.keyRequestToken, required: true } },
+    }),
+    api("POST", "/approve", {
+      page: true,
+      write: true,
+      json: {
+        // No Origin header: refused (403) as a form posted from another site.
+        valid: { token: fx.keyRequestToken, account: "alice" },
+        fields: {
+          token: { kind: "text", required: true, max: 200 },
+          account: { kind: "text", required: true, max: 32 },
+        },
+      },
+    }),
+    api("GET", "/assets/:file", {
+      page: true,
+      params: { file: { kind: "text", valid: "app.js", required: true } },
+    }),
 
     // Every part's OpenAPI document and docs page (src/http/openapi.ts).
     ...PARTS.flatMap((part) => [

@@ -209,7 +209,10 @@ for (const engine of await testEngines()) {
           result: { signedKeyRequest: { token: string; state: string; deeplinkUrl: string } };
         };
         assert.equal(result.signedKeyRequest.state, "pending");
-        assert.match(result.signedKeyRequest.deeplinkUrl, /^service:\/\/signed-key-request\?token=/);
+        assert.equal(
+          result.signedKeyRequest.deeplinkUrl,
+          `${url.api}/approve?token=${result.signedKeyRequest.token}`,
+        );
         token = result.signedKeyRequest.token;
       });
 

@@ -39,6 +39,7 @@ export function registerStart(program: Command): void {
       for (const [part, url] of Object.entries(stack.urls))
         console.log(`  ${LABELS[part as keyof typeof LABELS]}  ${url}`);
       if (stack.hubGrpc !== undefined) console.log(`  hub gRPC    ${stack.hubGrpc}`);
+      if (stack.urls.api !== undefined) console.log(`  explorer    ${stack.urls.api}/`);
       console.log("Press Ctrl+C to stop.");
 
       let stopping = false;

@@ -1,0 +1,151 @@
+/**
+ * GET /approve?token=: the signed key request's approval page. The user approves with an injected
+ * wallet (app.js signs the typed data of GET /v2/signed-key-request/approval with the fid's custody
+ * address through eth_signTypedData_v4) or, on a stack served on loopback and to a loopback caller,
+ * with a development account of the CLI keystore: the server then signs with that account's custody
+ * key and posts the approval to the same route a wallet's approval goes to. Nothing approves without
+ * a custody signature the client API checks.
+ */
+import { fidLink, outLink, type HubPage, unixTime } from "./fragments.js";
+import { type Html, html } from "./html.js";
+import { type Sources, withQuery } from "./sources.js";
+
+export interface KeyRequestView {
+  token: string;
+  key: string;
+  state: "pending" | "approved" | "completed";
+  requestFid: number;
+  isSponsored: boolean;
+  userFid?: number;
+  deadline: number;
+}
+
+export interface DevAccount {
+  name: string;
+  fid: number;
+}
+
+export interface ApprovePageInput {
+  request: KeyRequestView;
+  nowSeconds: number;
+  /** Development accounts offered, or undefined where the stack or the caller is not on loopback. */
+  devAccounts: readonly DevAccount[] | undefined;
+  /** Why the last attempt was refused. */
+  refusal?: string;
+}
+
+export async function approvePage(
+  sources: Sources,
+  input: ApprovePageInput,
+): Promise<{ title: string; body: Html; refreshSeconds?: number }> {
+  const { request, nowSeconds, devAccounts, refusal } = input;
+  const app = await sources.get<HubPage>(
+    "hub",
+    withQuery("/v1/userDataByFid", { fid: request.requestFid }),
+    true,
+  );
+  const profile = new Map(
+    (app?.messages ?? []).map((m) => [m.data.userDataBody?.type, m.data.userDataBody?.value]),
+  );
+  const appName = profile.get("USER_DATA_TYPE_DISPLAY") ?? profile.get("USER_DATA_TYPE_USERNAME");
+  const avatar = profile.get("USER_DATA_TYPE_PFP");
+  const expired = request.state === "pending" && request.deadline < nowSeconds;
+  const status: Html =
+    request.state === "completed"
+      ? html`<p class="notice ok" role="status" data-state="completed">
+          Approved: the key is now a signer of ${fidLink(request.userFid!)}.
+        </p>`
+      : request.state === "approved"
+        ? html`<p class="notice" role="status" data-state="approved">
+            Approved by ${fidLink(request.userFid!)}; waiting for the key add to be mined…
+          </p>`
+        : expired
+          ? html`<p class="notice bad" role="status" data-state="expired">
+              This request expired at ${unixTime(request.deadline)}; the app must make a new one.
+            </p>`
+          : html`<p class="notice" role="status" data-state="pending">Waiting for your approval.</p>`;
+
+  const body = html` ${refusal ? html`<p class="notice bad" role="alert" data-refusal>${refusal}</p>` : ""}
+    <section aria-labelledby="request-h">
+      <h2 id="request-h">The request</h2>
+      ${avatar?.startsWith("https://") && URL.canParse(avatar) ? html`<img class="avatar" src="${new URL(avatar).href}" alt="" width="48" height="48" />` : ""}
+      <dl class="facts">
+        <div>
+          <dt>app</dt>
+          <dd>
+            ${appName ? html`${appName}, ` : ""}${fidLink(request.requestFid)}${profile.get("USER_DATA_TYPE_URL") ? html` · ${outLink(profile.get("USER_DATA_TYPE_URL"))}` : ""}
+          </dd>
+        </div>
+        <div>
+          <dt>key</dt>
+          <dd><code>${request.key}</code></dd>
+        </div>
+        <div>
+          <dt>deadline</dt>
+          <dd>${unixTime(request.deadline)}</dd>
+        </div>
+        <div>
+          <dt>sponsored</dt>
+          <dd>${request.isSponsored ? "yes" : "no"}</dd>
+        </div>
+        <div>
+          <dt>state</dt>
+          <dd data-request-state>${expired ? "expired" : request.state}</dd>
+        </div>
+      </dl>
+      ${status}
+    </section>
+    ${request.state === "pending" && !expired ? approveForms(request.token, sources.urls().hub, devAccounts) : ""}`;
+  return {
+    title: "Approve a key",
+    body,
+    refreshSeconds: request.state === "approved" ? 2 : undefined,
+  };
+}
+
+function approveForms(
+  token: string,
+  hubUrl: string | undefined,
+  devAccounts: readonly DevAccount[] | undefined,
+): Html {
+  return html` <section
+      aria-labelledby="wallet-h"
+      class="wallet"
+      data-wallet
+      data-token="${token}"
+      data-hub="${hubUrl ?? ""}"
+    >
+      <h2 id="wallet-h">Approve with your wallet</h2>
+      <p data-wallet-note>
+        Approving with a wallet needs JavaScript and a browser wallet (an injected
+        <code>window.ethereum</code>).
+      </p>
+      <button type="button" data-wallet-approve hidden>Approve with wallet</button>
+      <p data-wallet-status role="status" aria-live="polite"></p>
+    </section>
+    ${
+      devAccounts === undefined
+        ? ""
+        : html` <section aria-labelledby="dev-h">
+            <h2 id="dev-h">Approve with a development account</h2>
+            ${
+              devAccounts.length === 0
+                ? html`<p>
+                    The keystore holds no account; create one with <code>castnet account create</code>.
+                  </p>`
+                : html` <form method="post" action="/approve">
+                      <input type="hidden" name="token" value="${token}" />
+                      <label for="account">Account</label>
+                      <select id="account" name="account">
+                        ${devAccounts.map((a) => html`<option value="${a.name}">${a.name} (fid ${a.fid})</option>`)}
+                      </select>
+                      <button type="submit">Approve with this account</button>
+                    </form>
+                    <p class="hint">
+                      Only offered because castnet and you are both on this machine: the server signs with the
+                      account's custody key from the CLI keystore.
+                    </p>`
+            }
+          </section>`
+    }`;
+}

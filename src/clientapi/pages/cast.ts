@@ -1,0 +1,108 @@
+/** GET /cast/:fid/:hash: the cast, its parent and replies, its reactions, the raw message and its events. */
+import {
+  castCard,
+  castLink,
+  castList,
+  fidLink,
+  type HubMessage,
+  type HubPage,
+  PROTOCOL_EPOCH_SECONDS,
+  protocolTime,
+  table,
+} from "./fragments.js";
+import { eventIdAt, eventList, eventsOfMessage } from "./events.js";
+import { type Html, html } from "./html.js";
+import { type Sources, withQuery } from "./sources.js";
+
+export async function castPage(
+  sources: Sources,
+  fid: number,
+  hash: string,
+): Promise<{ title: string; body: Html } | undefined> {
+  const cast = await sources.get<HubMessage>("hub", withQuery("/v1/castById", { fid, hash }), true);
+  const body = cast?.data.castAddBody;
+  if (cast === undefined || body === undefined) return undefined;
+  const parentId = body.parentCastId;
+  // A message merges after it is made (its timestamp may run ten minutes ahead of the hub's clock).
+  const since = eventIdAt((cast.data.timestamp + PROTOCOL_EPOCH_SECONDS - 600) * 1000);
+  const [parent, replies, reactions, events] = await Promise.all([
+    parentId
+      ? sources.get<HubMessage>("hub", withQuery("/v1/castById", { ...parentId }), true)
+      : Promise.resolve(undefined),
+    sources.get<HubPage>("hub", withQuery("/v1/castsByParent", { fid, hash, pageSize: 100 }), true),
+    sources.get<HubPage>(
+      "hub",
+      withQuery("/v1/reactionsByCast", { target_fid: fid, target_hash: hash, pageSize: 100 }),
+      true,
+    ),
+    eventsOfMessage(sources, hash, since),
+  ]);
+  const likes = (reactions?.messages ?? []).filter((m) => m.data.reactionBody?.type === "REACTION_TYPE_LIKE");
+  const recasts = (reactions?.messages ?? []).filter(
+    (m) => m.data.reactionBody?.type === "REACTION_TYPE_RECAST",
+  );
+  const page = html` ${
+      parentId
+        ? html`<section aria-labelledby="parent-h">
+            <h2 id="parent-h">In reply to</h2>
+            ${parent ? castCard(parent) : html`<p>${castLink(parentId)} (not on this hub)</p>`}
+          </section>`
+        : ""
+    }
+    <section aria-labelledby="cast-h">
+      <h2 id="cast-h">Cast</h2>
+      ${castCard(cast)}
+    </section>
+    <section aria-labelledby="replies-h">
+      <h2 id="replies-h">Replies</h2>
+      ${castList(replies?.messages ?? [], "No replies.")}
+    </section>
+    <section aria-labelledby="reactions-h">
+      <h2 id="reactions-h">Reactions</h2>
+      <p>${likes.length} likes, ${recasts.length} recasts.</p>
+      ${table(
+        "Likes and recasts",
+        ["fid", "type", "time"],
+        [...likes, ...recasts].map((m) => [
+          fidLink(m.data.fid),
+          m.data.reactionBody?.type === "REACTION_TYPE_RECAST" ? "recast" : "like",
+          protocolTime(m.data.timestamp),
+        ]),
+      )}
+    </section>
+    <section aria-labelledby="raw-h">
+      <h2 id="raw-h">Raw message</h2>
+      <dl class="facts raw">
+        <div>
+          <dt>hash</dt>
+          <dd><code>${cast.hash}</code></dd>
+        </div>
+        <div>
+          <dt>signer</dt>
+          <dd><code>${cast.signer}</code></dd>
+        </div>
+        <div>
+          <dt>signature</dt>
+          <dd><code>${cast.signature}</code></dd>
+        </div>
+        ${
+          cast.dataBytes
+            ? html`<div>
+                <dt>data bytes</dt>
+                <dd><code>${cast.dataBytes}</code></dd>
+              </div>`
+            : ""
+        }
+      </dl>
+      <details>
+        <summary>Message JSON</summary>
+        <pre>${JSON.stringify(cast, null, 2)}</pre>
+      </details>
+    </section>
+    <section aria-labelledby="events-h">
+      <h2 id="events-h">Its events</h2>
+      ${eventList(events, "The hub's event log no longer holds this cast's events (it keeps three days).")}
+      <p><a href="/events?fid=${fid}">Every event of fid ${fid}</a></p>
+    </section>`;
+  return { title: `Cast ${hash.slice(0, 10)} by fid ${fid}`, body: page };
+}

@@ -1,0 +1,238 @@
+/**
+ * The explorer and the key-approval page, served by the client API at `/` on its port: HTML made on
+ * the server from the parts' public HTTP APIs, working without JavaScript; /assets/app.js only adds
+ * live updates and wallet approval. Every answer carries a Content-Security-Policy that allows no
+ * inline script and no resource from elsewhere but the hub's event stream and https images.
+ */
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { isLoopback } from "../../http/index.js";
+import type { ClientApiService } from "../service.js";
+import { approveRoutes } from "./approveRoutes.js";
+import { assetRoutes } from "./assets.js";
+import { channelPage } from "./channel.js";
+import { castPage } from "./cast.js";
+import { EVENT_TYPES, type EventsQuery, eventsPage } from "./events.js";
+import { fidPage } from "./fid.js";
+import { homePage } from "./home.js";
+import { html } from "./html.js";
+import { namePage } from "./name.js";
+import { pageResponses, sendPage } from "./respond.js";
+import { searchTarget } from "./search.js";
+import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
+
+export type { PartUrls } from "./sources.js";
+
+export interface PagesOptions {
+  service: ClientApiService;
+  /** The parts' base URLs as configured; `api` is this part's own public URL. */
+  urls: () => PartUrls;
+  /** The CLI's data directory, whose keystore's accounts may approve: given only when served on loopback. */
+  devKeystoreDir?: string;
+}
+
+const notFoundPage = (reply: FastifyReply, what: string) =>
+  sendPage(
+    reply,
+    {
+      title: "Not found",
+      body: html`<p>${what}</p>
+        <p><a href="/">Back to the explorer</a></p>`,
+    },
+    404,
+  );
+
+function securityHeaders(urls: () => PartUrls): Record<string, string> {
+  let hub = "";
+  try {
+    hub = urls().hub === undefined ? "" : ` ${new URL(urls().hub!).origin}`;
+  } catch {
+    hub = "";
+  }
+  return {
+    "content-security-policy":
+      `default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https:; connect-src 'self'${hub}; ` +
+      "frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+  };
+}
+
+const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+/** No query parameters: an unknown one is refused, as everywhere in the client API. */
+const NO_QUERY = { type: "object", properties: {}, additionalProperties: false } as const;
+const closed = (properties: Record<string, unknown>, required: string[] = []) => ({
+  type: "object",
+  properties,
+  required,
+  additionalProperties: false,
+});
+
+export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options) => {
+  const sources: Sources = partSources(options.urls);
+  app.addHook("onSend", async (_request, reply) => {
+    reply.headers(securityHeaders(options.urls));
+  });
+  app.setErrorHandler((error, _request, reply) => {
+    if (error instanceof PageRefusal)
+      return sendPage(reply, { title: "Bad request", body: html`<p>${error.message}</p>` }, 400);
+    if (!(error instanceof PartUnavailable)) throw error;
+    return sendPage(
+      reply,
+      { title: "Unavailable", body: html`<p>${error.message}; try again shortly.</p>` },
+      503,
+    );
+  });
+  const tags = ["Explorer"];
+
+  app.get(
+    "/",
+    {
+      schema: {
+        summary: "Explorer home",
+        description: "The stack's parts, counts, latest casts and the live event feed.",
+        tags,
+        querystring: NO_QUERY,
+        response: pageResponses({}),
+      },
+    },
+    async (_request, reply) => sendPage(reply, await homePage(sources)),
+  );
+
+  app.get<{ Params: { fid: number }; Querystring: { casts?: string } }>(
+    "/fid/:fid",
+    {
+      schema: {
+        summary: "A fid's page",
+        description:
+          "Custody, signers, storage, names, profile, verifications, casts, reactions, follows, channels, power badge.",
+        tags,
+        params: closed({ fid }, ["fid"]),
+        querystring: closed({ casts: { type: "string", minLength: 1, maxLength: 256 } }),
+        response: pageResponses({}),
+      },
+    },
+    async (request, reply) => {
+      const page = await fidPage(sources, request.params.fid, request.query.casts);
+      return page
+        ? sendPage(reply, page)
+        : notFoundPage(reply, `No fid ${request.params.fid} is registered.`);
+    },
+  );
+
+  app.get<{ Params: { fid: number; hash: string } }>(
+    "/cast/:fid/:hash",
+    {
+      schema: {
+        summary: "A cast's page",
+        description: "The cast, its parent and replies, reactions and recasts, the raw message.",
+        tags,
+        querystring: NO_QUERY,
+        params: closed({ fid, hash: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } }, ["fid", "hash"]),
+        response: pageResponses({}),
+      },
+    },
+    async (request, reply) => {
+      const { fid: author, hash } = request.params;
+      const page = await castPage(sources, author, hash.toLowerCase());
+      return page
+        ? sendPage(reply, page)
+        : notFoundPage(reply, `The hub holds no cast ${hash} by fid ${author}.`);
+    },
+  );
+
+  app.get<{ Params: { name: string } }>(
+    "/name/:name",
+    {
+      schema: {
+        summary: "A name's page",
+        description:
+          "The name's current owner and its whole transfer history with the registry's signatures.",
+        tags,
+        querystring: NO_QUERY,
+        params: closed({ name: { type: "string", minLength: 1, maxLength: 64 } }, ["name"]),
+        response: pageResponses({}),
+      },
+    },
+    async (request, reply) => {
+      const page = await namePage(sources, request.params.name);
+      return page
+        ? sendPage(reply, page)
+        : notFoundPage(reply, `The registry has never held the name ${request.params.name}.`);
+    },
+  );
+
+  app.get<{ Params: { id: string } }>(
+    "/channel/:id",
+    {
+      schema: {
+        summary: "A channel's page",
+        description: "The channel's fields, its followers and the casts under its parent URL.",
+        tags,
+        querystring: NO_QUERY,
+        params: closed({ id: { type: "string", minLength: 1, maxLength: 64 } }, ["id"]),
+        response: pageResponses({}),
+      },
+    },
+    async (request, reply) => {
+      const page = await channelPage(sources, request.params.id);
+      return page ? sendPage(reply, page) : notFoundPage(reply, `There is no channel ${request.params.id}.`);
+    },
+  );
+
+  app.get<{ Querystring: { from?: number; type?: string; fid?: string } }>(
+    "/events",
+    {
+      schema: {
+        summary: "Hub events page",
+        description:
+          "The hub's event log from an event id, 100 at a time, filtered by type and fid, with the live feed.",
+        tags,
+        querystring: closed({
+          from: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          type: { type: "string", enum: ["", ...EVENT_TYPES] },
+          // The filter form sends an empty fid when none is typed.
+          fid: { type: "string", pattern: "^([1-9][0-9]{0,14})?$" },
+        }),
+        response: pageResponses({}),
+      },
+    },
+    async (request, reply) => {
+      const { from, type, fid: author } = request.query;
+      const query: EventsQuery = {
+        from,
+        type: type === "" ? undefined : (type as EventsQuery["type"]),
+        fid: author === undefined || author === "" ? undefined : Number(author),
+      };
+      return sendPage(reply, await eventsPage(sources, query));
+    },
+  );
+
+  app.get<{ Querystring: { q: string } }>(
+    "/search",
+    {
+      schema: {
+        summary: "Search",
+        description: "Sends the browser to the page of a fid, a name, a cast hash or an address.",
+        tags,
+        querystring: closed({ q: { type: "string", minLength: 1, maxLength: 200 } }, ["q"]),
+        response: { 303: { description: "To the page found.", type: "null" }, ...pageResponses({}) },
+      },
+    },
+    async (request, reply) => {
+      const target = await searchTarget(sources, request.query.q);
+      if (target !== undefined) return reply.redirect(target, 303);
+      return notFoundPage(
+        reply,
+        `Nothing matches “${request.query.q}”: try a fid, a name, a cast hash or an address.`,
+      );
+    },
+  );
+
+  await app.register(approveRoutes, {
+    service: options.service,
+    sources,
+    devKeystoreDir: options.devKeystoreDir,
+    isLoopback,
+  });
+  await app.register(assetRoutes);
+};

@@ -1,0 +1,27 @@
+/** How page routes answer: an HTML page, and the OpenAPI declaration of those answers. */
+import type { FastifyReply } from "fastify";
+import { clientApiErrorSchema } from "../errors.js";
+import { layout, type PageFrame } from "./layout.js";
+
+const { $id: _id, ...errorBody } = clientApiErrorSchema;
+const HTML = { "text/html": { schema: { type: "string" } } };
+const HTML_OR_JSON = { ...HTML, "application/json": { schema: errorBody } };
+
+/** The answers of a page route: the page, and refusals as a page or, from the HTTP layer, JSON. */
+export function pageResponses(refusals: Record<number, string>) {
+  const responses: Record<number, object> = { 200: { description: "The page.", content: HTML } };
+  for (const [status, description] of Object.entries({
+    400: "The address is malformed: a page saying why, or the API's error body from the schema check.",
+    404: "No such thing: a page saying so, or the API's error body for a path no page has.",
+    503: "A part the page reads did not answer.",
+    ...refusals,
+  }))
+    responses[Number(status)] = { description, content: HTML_OR_JSON };
+  return responses;
+}
+
+const HTML_TYPE = "text/html; charset=utf-8";
+
+export function sendPage(reply: FastifyReply, frame: PageFrame, status = 200): FastifyReply {
+  return reply.code(status).type(HTML_TYPE).send(layout(frame));
+}

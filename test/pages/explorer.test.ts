@@ -1,0 +1,216 @@
+/**
+ * The explorer in headless Chromium: every page reached by its links, readable on a desktop and a
+ * phone viewport with no serious accessibility violation, attacker-controlled text rendered inert,
+ * the security headers on every answer, and the live feed showing a cast submitted during the test
+ * within two seconds.
+ */
+import assert from "node:assert/strict";
+import { gzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import {
+  type PagesStack,
+  type User,
+  VIEWPORTS,
+  axeViolations,
+  cast,
+  keystoreUser,
+  launchBrowser,
+  screenshot,
+  startPagesStack,
+} from "./support.js";
+
+interface Cast {
+  hash: string;
+  data: { fid: number; castAddBody?: { text: string } };
+}
+
+describe("the explorer in a browser, on a stack started with --seed demo", () => {
+  let stack: PagesStack;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let ana: User;
+  let ben: User;
+  let hello: string;
+  let reply: string;
+  let xssHash: string;
+  const pageErrors: string[] = [];
+
+  /** The hash of the demo cast by `fid` whose text has `text`. */
+  async function demoCast(fid: number, text: string): Promise<string> {
+    const response = await fetch(`${stack.urls.hub}/v1/castsByFid?fid=${fid}&pageSize=100`);
+    const { messages } = (await response.json()) as { messages: Cast[] };
+    const found = messages.find((m) => m.data.castAddBody?.text.includes(text));
+    assert.ok(found, `the demo world has a cast by fid ${fid} with "${text}"`);
+    return found.hash;
+  }
+
+  before(async () => {
+    [stack, browser] = await Promise.all([startPagesStack(["--seed", "demo"]), launchBrowser()]);
+    ana = keystoreUser(stack, "ana");
+    ben = keystoreUser(stack, "ben");
+    hello = await demoCast(ana.fid, "gm! castnet is up");
+    reply = await demoCast(ben.fid, "the devchain mining a block");
+    xssHash = await cast(stack, ben.fid, ben.signer, {
+      text: '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">',
+      embeds: ["javascript:window.__xss=3"],
+    });
+    context = await browser.newContext({ viewport: VIEWPORTS.desktop });
+    page = await context.newPage();
+    page.on("pageerror", (error) => pageErrors.push(error.message));
+  });
+
+  after(async () => {
+    await browser?.close();
+    await stack?.close();
+  });
+
+  async function open(path: string): Promise<void> {
+    const response = await page.goto(`${stack.urls.api}${path}`);
+    assert.equal(response?.status(), 200, `${path}: ${await response?.text()}`);
+  }
+
+  async function check(name: string): Promise<void> {
+    assert.deepEqual(await axeViolations(page), [], name);
+    await screenshot(page, `${name}-desktop`);
+    await page.setViewportSize(VIEWPORTS.phone);
+    await screenshot(page, `${name}-phone`);
+    const overflow = await page.evaluate("document.documentElement.scrollWidth > window.innerWidth");
+    assert.equal(overflow, false, `${name} is wider than a phone`);
+    await page.setViewportSize(VIEWPORTS.desktop);
+  }
+
+  it("home: the parts, counts, latest casts, and a search that finds a cast by its hash and a name", async () => {
+    await open("/");
+    assert.equal(await page.title(), "castnet explorer · castnet");
+    assert.equal(await page.locator("table >> text=ready").count(), 4);
+    assert.match(await page.locator(".counts").innerText(), /fids\s+12\b/);
+    assert.ok((await page.locator("section:has(#latest-h) .cast").count()) > 0);
+    await check("home");
+    await page.getByLabel("Search").fill(reply.slice(0, 12));
+    await page.getByRole("button", { name: "Go" }).click();
+    await page.waitForURL(`${stack.urls.api}/cast/${ben.fid}/${reply}`);
+    await page.getByLabel("Search").fill("ana");
+    await page.getByRole("button", { name: "Go" }).click();
+    await page.waitForURL(`${stack.urls.api}/name/ana`);
+  });
+
+  it("a name: its owner and its transfer history with the registry's signatures", async () => {
+    await open("/name/ana");
+    assert.equal(await page.title(), "Name ana · castnet");
+    const owner = page.locator("section:has(#owner-h)");
+    assert.equal(await owner.locator(`a[href="/fid/${ana.fid}"]`).count(), 1);
+    assert.ok((await owner.innerText()).toLowerCase().includes(ana.custodyAddress.toLowerCase()));
+    assert.match(
+      await page.locator("section:has(#history-h) code.sig").last().innerText(),
+      /^0x[0-9a-f]{130}$/,
+    );
+    await check("name");
+    await owner.locator(`a[href="/fid/${ana.fid}"]`).click();
+    await page.waitForURL(`**/fid/${ana.fid}`);
+  });
+
+  it("a fid: custody, signers, storage, names, profile, verifications, casts, follows, channels, badge", async () => {
+    await open(`/fid/${ana.fid}`);
+    assert.equal(await page.title(), `ana (fid ${ana.fid}) · castnet`);
+    const text = await page.locator("main").innerText();
+    assert.ok(text.includes(ana.custodyAddress), "custody");
+    assert.ok(text.includes(ana.signerPublicKey!), "signer");
+    assert.match(text, /Ana Ruiz/);
+    assert.match(text, /Builds clients\. Coffee first\./);
+    assert.match(text, /power badge\s+yes/);
+    assert.equal(await page.locator("section:has(#verifications-h) tbody tr").count(), 1);
+    assert.equal(await page.locator(`section:has(#follows-h) a[href="/fid/${ben.fid}"]`).count(), 2);
+    assert.equal(await page.locator('section:has(#channels-h) a[href="/channel/welcome"]').count(), 1);
+    await check("fid");
+    await page.locator(`section:has(#casts-h) a[href="/cast/${ana.fid}/${hello}"]`).first().click();
+    await page.waitForURL(`**/cast/${ana.fid}/${hello}`);
+  });
+
+  it("a cast thread: the cast, its reply with the mention as a link, likes and recasts, the raw message", async () => {
+    await open(`/cast/${ana.fid}/${hello}`);
+    assert.match(await page.locator("section:has(#reactions-h)").innerText(), /6 likes, 2 recasts/);
+    assert.ok((await page.locator("section:has(#raw-h)").innerText()).includes(hello));
+    const events = await page.locator("section:has(#events-h) ol.events li").allInnerTexts();
+    assert.equal(events.length, 1);
+    assert.match(events[0]!, new RegExp(`merge message: cast_add ${hello.slice(0, 10)}… · fid ${ana.fid}$`));
+    const replyCard = page.locator("section:has(#replies-h) .cast");
+    assert.equal(await replyCard.locator(`a[href="/cast/${ben.fid}/${reply}"]`).count(), 1);
+    assert.equal(
+      await replyCard.locator(".text").innerText(),
+      `@${ana.fid} the devchain mining a block a second is oddly calming`,
+    );
+    assert.equal(await replyCard.locator(`.text a[href="/fid/${ana.fid}"]`).count(), 1);
+    await check("cast");
+    await open(`/cast/${ben.fid}/${reply}`);
+    assert.equal(await page.locator(`section:has(#parent-h) a[href="/cast/${ana.fid}/${hello}"]`).count(), 1);
+  });
+
+  it("a channel: its fields, followers and the casts under its URL", async () => {
+    await open("/channel/dev");
+    assert.equal(await page.title(), "Channel /dev · castnet");
+    assert.match(
+      await page.locator("section:has(#fields-h)").innerText(),
+      /https:\/\/demo\.example\/channel\/dev/,
+    );
+    assert.ok((await page.locator("section:has(#followers-h) tbody tr").count()) > 0);
+    assert.match(
+      await page.locator("section:has(#casts-h)").innerText(),
+      /PSA: a signer is just an Ed25519 key/,
+    );
+    await check("channel");
+  });
+
+  it("renders a cast's <script> text and javascript: embed inert", async () => {
+    await open(`/cast/${ben.fid}/${xssHash}`);
+    const card = page.locator("section:has(#cast-h) .cast");
+    assert.equal(
+      await card.locator(".text").innerText(),
+      '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">',
+    );
+    assert.equal(await card.locator("script, img").count(), 0);
+    assert.equal(await page.locator('a[href^="javascript:"]').count(), 0);
+    assert.equal(await card.locator(".embeds code.inert").innerText(), "javascript:window.__xss=3");
+    assert.equal(await page.evaluate("window.__xss"), undefined);
+  });
+
+  it("the events page lists the log, filters by fid, and every answer carries the security headers", async () => {
+    const response = await page.goto(`${stack.urls.api}/events?fid=${ben.fid}`);
+    const headers = response!.headers();
+    assert.match(headers["content-security-policy"]!, /script-src 'self';/);
+    assert.match(headers["content-security-policy"]!, /frame-ancestors 'none'/);
+    assert.ok(
+      headers["content-security-policy"]!.includes(`connect-src 'self' ${new URL(stack.urls.hub).origin}`),
+    );
+    assert.equal(headers["x-content-type-options"], "nosniff");
+    const items = await page.locator("ol.events li").allInnerTexts();
+    assert.ok(items.length > 0);
+    for (const item of items) assert.ok(item.includes(`fid ${ben.fid}`), item);
+    await check("events");
+  });
+
+  it("the live feed shows a cast submitted now within two seconds", async () => {
+    await open("/");
+    await page.locator("[data-live-status]", { hasText: "Live:" }).waitFor({ timeout: 5000 });
+    const started = Date.now();
+    const hash = await cast(stack, ana.fid, ana.signer, { text: "live from the test" });
+    await page.locator(`[data-live-feed] a[href="/cast/${ana.fid}/${hash}"]`).waitFor({ timeout: 2000 });
+    assert.ok(Date.now() - started < 2000);
+    await screenshot(page, "home-live-desktop");
+  });
+
+  it("unknown things are pages that say so, with a 404", async () => {
+    const response = await page.goto(`${stack.urls.api}/fid/999999`);
+    assert.equal(response?.status(), 404);
+    assert.match(await page.locator("main").innerText(), /No fid 999999 is registered/);
+  });
+
+  it("serves under 100 KB of JavaScript, gzipped, and ran without a page error", () => {
+    const script = readFileSync(join(import.meta.dirname, "../../src/clientapi/pages/assets/app.js"));
+    assert.ok(gzipSync(script).length < 100 * 1024);
+    assert.deepEqual(pageErrors, []);
+  });
+});
