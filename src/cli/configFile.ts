@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import type { PowerBadgeRule } from "../clientapi/powerBadges.js";
 import type { KeyRequestLimits } from "../clientapi/keyRequestLimits.js";
 import type { TransferLimits } from "../registry/rateLimit.js";
-import { UsageError } from "./options.js";
+import { UsageError } from "./usageError.js";
 
 export const DEFAULT_CONFIG_FILE = "castnet.config.json";
 

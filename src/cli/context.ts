@@ -10,7 +10,8 @@ import { clientApiClient } from "./http/clientApi.js";
 import { hubClient } from "./http/hub.js";
 import { registryClient } from "./http/registry.js";
 import { Keystore, type StoredAccount } from "./keystore.js";
-import { START_OPTIONS, UsageError } from "./options.js";
+import { START_OPTIONS } from "./options.js";
+import { UsageError } from "./usageError.js";
 
 export type Part = "hub" | "registry" | "api" | "chain";
 

@@ -7,7 +7,7 @@ import { type Command, CommanderError } from "commander";
 import { ChainError } from "../devchain/errors.js";
 import { StartupError } from "../http/listen.js";
 import { CliError } from "./http/request.js";
-import { UsageError } from "./options.js";
+import { UsageError } from "./usageError.js";
 import { refuseDashValues } from "./usage.js";
 import { buildProgram } from "./program.js";
 

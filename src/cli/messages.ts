@@ -6,7 +6,7 @@ import { currentProtocolTime } from "../protocol/time.js";
 import type { Context } from "./context.js";
 import type { HubMessage } from "./http/hub.js";
 import type { StoredAccount } from "./keystore.js";
-import { UsageError } from "./options.js";
+import { UsageError } from "./usageError.js";
 
 type Body = Omit<MessageData, "type" | "fid" | "timestamp" | "network">;
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { Keystore, type StoredAccount } from "../../src/cli/keystore.js";
-import { UsageError } from "../../src/cli/options.js";
+import { UsageError } from "../../src/cli/usageError.js";
 
 const account = (fid: number): StoredAccount => ({
   fid,

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { describe, it } from "node:test";
-import { UsageError, databaseFor, parseStartOptions } from "../../src/cli/options.js";
+import { databaseFor, parseStartOptions } from "../../src/cli/options.js";
+import { UsageError } from "../../src/cli/usageError.js";
 
 describe("castnet start options", () => {
   it("defaults to the whole stack on the documented ports with SQLite in ./.castnet", () => {

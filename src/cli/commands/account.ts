@@ -5,7 +5,7 @@ import { fromHex, toHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import type { StoredAccount } from "../keystore.js";
-import { UsageError } from "../options.js";
+import { UsageError } from "../usageError.js";
 
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 

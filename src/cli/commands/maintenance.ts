@@ -9,7 +9,7 @@ import Database from "better-sqlite3";
 import { type Command, Option } from "commander";
 import { type CommonOptions, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
-import { UsageError } from "../options.js";
+import { UsageError } from "../usageError.js";
 import { runningStack } from "../runFile.js";
 
 /**

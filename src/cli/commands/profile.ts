@@ -2,7 +2,7 @@
 import { type Command, Option } from "commander";
 import { UserDataType } from "../../protocol/generated/message.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { UsageError } from "../options.js";
+import { UsageError } from "../usageError.js";
 
 const FIELDS = [
   ["display", UserDataType.DISPLAY, "display name"],

@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { NEUTRAL } from "../../protocol/naming.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
-import { UsageError } from "../options.js";
+import { UsageError } from "../usageError.js";
 
 export function registerSigner(program: Command): void {
   const signer = program.command("signer").description("the Ed25519 keys that sign an account's messages");

@@ -1,0 +1,94 @@
+/**
+ * The parsers of `castnet start`'s option values: each takes the option's name for its message and
+ * throws a UsageError (exit status 2) with one sentence naming the option and the value it got.
+ */
+import { readFileSync } from "node:fs";
+import { UsageError } from "./usageError.js";
+
+export function port(name: string, value: string): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535)
+    throw new UsageError(`--${name} must be a port number (0-65535), got "${value}"`);
+  return n;
+}
+
+export function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
+  if (!(allowed as readonly string[]).includes(value))
+    throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`);
+  return value as T;
+}
+
+export function list(value: string | undefined): string[] | undefined {
+  return value
+    ?.split(",")
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+export function registryAdmins(value: string | undefined): Record<number, `0x${string}`> {
+  const admins: Record<number, `0x${string}`> = {};
+  for (const entry of list(value) ?? []) {
+    const match = /^(\d{1,15})=(0x[0-9a-fA-F]{40})$/.exec(entry);
+    if (!match || Number(match[1]) === 0)
+      throw new UsageError(`--registry-admin takes fid=0xaddress pairs, got "${entry}"`);
+    admins[Number(match[1])] = match[2] as `0x${string}`;
+  }
+  return admins;
+}
+
+export function positive(name: string, value: string | undefined, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0 || n > max)
+    throw new UsageError(`--${name} must be a number above 0 and at most ${max}, got "${value}"`);
+  return n;
+}
+
+export function count(name: string, value: string | undefined): number | undefined {
+  const n = positive(name, value, 1_000_000);
+  if (n !== undefined && !Number.isInteger(n))
+    throw new UsageError(`--${name} must be a whole number, got "${value}"`);
+  return n;
+}
+
+export function milliseconds(name: string, value: string | undefined): number | undefined {
+  const seconds = positive(name, value, 86_400);
+  return seconds === undefined ? undefined : Math.round(seconds * 1000);
+}
+
+export function origins(value: string | undefined): string[] | undefined {
+  const given = list(value);
+  for (const origin of given ?? []) {
+    if (!/^https?:\/\/[^/?#]+$/i.test(origin) || !URL.canParse(origin))
+      throw new UsageError(`--trusted-origins takes origins like https://admin.example, got "${origin}"`);
+  }
+  return given;
+}
+
+export function baseUrl(name: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol !== "http:" && url.protocol !== "https:") throw new Error();
+    return url.toString().replace(/\/$/, "");
+  } catch {
+    throw new UsageError(`--${name} must be an http(s) URL, got "${value}"`);
+  }
+}
+
+/**
+ * The admin token in `path`, without surrounding whitespace (files usually end with a newline). A
+ * token on the command line is in every local user's `ps`; a file is not.
+ */
+export function readAdminTokenFile(path: string): string {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    const code = (error as { code?: string }).code ?? "unreadable";
+    throw new UsageError(`--admin-token-file: cannot read ${path} (${code})`);
+  }
+  const token = text.trim();
+  if (token === "") throw new UsageError(`--admin-token-file: ${path} is empty`);
+  return token;
+}

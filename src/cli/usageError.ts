@@ -1,0 +1,4 @@
+/** A bad command line: printed as one line, exit status 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
