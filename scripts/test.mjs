@@ -1,6 +1,6 @@
 // Runs every *.test.ts under test/ with Node's own test runner (Node 20 has no --test globs).
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 function find(dir) {
@@ -29,6 +29,20 @@ const files = selected.filter((f) => !runInside.has(f));
 if (files.length === 0) {
   console.error("no test files matched");
   process.exit(1);
+}
+// The pages' tests (test/pages) drive the distribution's Chromium: install it on a fresh machine.
+const CHROMIUM = "/usr/bin/chromium";
+if (files.some((f) => f.startsWith(join("test", "pages"))) && !existsSync(CHROMIUM)) {
+  const root = process.getuid?.() === 0;
+  console.error(`${CHROMIUM} is missing: the page tests need Debian's chromium package`);
+  const installed =
+    root &&
+    spawnSync("sh", ["-c", "apt-get update -qq && apt-get install -y -qq chromium"], { stdio: "inherit" })
+      .status === 0;
+  if (!installed) {
+    console.error("install it with: sudo apt-get install -y chromium");
+    process.exit(1);
+  }
 }
 const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
   stdio: "inherit",
