@@ -7396,6 +7396,1360 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Explorer home
+         * @description The stack's parts, counts, latest casts and the live event feed.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fid/{fid}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A fid's page
+         * @description Custody, signers, storage, names, profile, verifications, casts, reactions, follows, channels, power badge.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    casts?: string;
+                };
+                header?: never;
+                path: {
+                    fid: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A path parameter is too long. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/cast/{fid}/{hash}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A cast's page
+         * @description The cast, its parent and replies, reactions and recasts, the raw message.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fid: number;
+                    hash: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A path parameter is too long. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A name's page
+         * @description The name's current owner and its whole transfer history with the registry's signatures.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    name: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A path parameter is too long. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/channel/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A channel's page
+         * @description The channel's fields, its followers and the casts under its parent URL.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A path parameter is too long. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Hub events page
+         * @description The hub's event log from an event id, 100 at a time, filtered by type and fid, with the live feed.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    from?: number;
+                    type?: "" | "HUB_EVENT_TYPE_MERGE_MESSAGE" | "HUB_EVENT_TYPE_PRUNE_MESSAGE" | "HUB_EVENT_TYPE_REVOKE_MESSAGE" | "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF" | "HUB_EVENT_TYPE_MERGE_ON_CHAIN_EVENT";
+                    fid?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search
+         * @description Sends the browser to the page of a fid, a name, a cast hash or an address.
+         */
+        get: {
+            parameters: {
+                query: {
+                    q: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description To the page found. */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Key approval page
+         * @description A signed key request's app, key, deadline and state, with the ways to approve it.
+         */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Approve with a development account
+         * @description Loopback only, from this origin's own page: signs the approval with the keystore account's custody key and posts it to POST /v2/signed-key-request/approval. Answers 303 to the approval page.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        token: string;
+                        account: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description Approved: to the approval page, which follows the request. */
+                303: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Not on loopback, not from this origin's page, or development accounts are not offered. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Already approved, or expired. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A file of the pages
+         * @description The pages' one script (live updates, wallet approval) and one style sheet.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    file: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The file. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/javascript": string;
+                        "text/css": string;
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A path parameter is too long. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
