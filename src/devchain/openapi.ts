@@ -1,5 +1,6 @@
 /** The devchain's OpenAPI document: what it is, its operation groups and its error body. */
 import type { ApiDescription } from "../http/index.js";
+import { onChainEventJsonSchema } from "../protocol/json/eventSchema.js";
 import { chainErrorSchema } from "./errors.js";
 
 export const chainApi: ApiDescription = {
@@ -17,7 +18,7 @@ export const chainApi: ApiDescription = {
     { name: "Key registry", description: "Signer keys of fids (SPEC Authentication 3)." },
     { name: "Storage registry", description: "Storage units rented by fids." },
   ],
-  schemas: [chainErrorSchema],
+  schemas: [onChainEventJsonSchema(), chainErrorSchema],
   errorSchema: chainErrorSchema.$id,
   refusals: {
     404: "No such fid, address, key or transaction.",

@@ -1572,42 +1572,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description SPEC Events 5: an event of the chain the hub follows. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            type?: string | number;
-                            chainId?: number;
-                            blockNumber?: number;
-                            blockHash?: string;
-                            blockTimestamp?: number;
-                            transactionHash?: string;
-                            logIndex?: number;
-                            fid?: number;
-                            signerEventBody?: {
-                                key?: string;
-                                keyType?: number;
-                                eventType?: string | number;
-                                metadata?: string;
-                                metadataType?: number;
-                            };
-                            idRegisterEventBody?: {
-                                to?: string;
-                                eventType?: string | number;
-                                from?: string;
-                                recoveryAddress?: string;
-                            };
-                            storageRentEventBody?: {
-                                payer?: string;
-                                units?: number;
-                                expiry?: number;
-                            };
-                            txIndex?: number;
-                            version?: number;
-                        };
+                        "application/json": components["schemas"]["OnChainEvent"];
                     };
                 };
                 /** @description Default Response */
@@ -1875,42 +1846,13 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description SPEC Events 5: an event of the chain the hub follows. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            type?: string | number;
-                            chainId?: number;
-                            blockNumber?: number;
-                            blockHash?: string;
-                            blockTimestamp?: number;
-                            transactionHash?: string;
-                            logIndex?: number;
-                            fid?: number;
-                            signerEventBody?: {
-                                key?: string;
-                                keyType?: number;
-                                eventType?: string | number;
-                                metadata?: string;
-                                metadataType?: number;
-                            };
-                            idRegisterEventBody?: {
-                                to?: string;
-                                eventType?: string | number;
-                                from?: string;
-                                recoveryAddress?: string;
-                            };
-                            storageRentEventBody?: {
-                                payer?: string;
-                                units?: number;
-                                expiry?: number;
-                            };
-                            txIndex?: number;
-                            version?: number;
-                        };
+                        "application/json": components["schemas"]["OnChainEvent"];
                     };
                 };
                 /** @description Default Response */
@@ -2182,42 +2124,13 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
+                /** @description SPEC Events 5: an event of the chain the hub follows. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": {
-                            type?: string | number;
-                            chainId?: number;
-                            blockNumber?: number;
-                            blockHash?: string;
-                            blockTimestamp?: number;
-                            transactionHash?: string;
-                            logIndex?: number;
-                            fid?: number;
-                            signerEventBody?: {
-                                key?: string;
-                                keyType?: number;
-                                eventType?: string | number;
-                                metadata?: string;
-                                metadataType?: number;
-                            };
-                            idRegisterEventBody?: {
-                                to?: string;
-                                eventType?: string | number;
-                                from?: string;
-                                recoveryAddress?: string;
-                            };
-                            storageRentEventBody?: {
-                                payer?: string;
-                                units?: number;
-                                expiry?: number;
-                            };
-                            txIndex?: number;
-                            version?: number;
-                        };
+                        "application/json": components["schemas"]["OnChainEvent"];
                     };
                 };
                 /** @description Default Response */
@@ -2487,36 +2400,7 @@ export interface paths {
                     };
                     content: {
                         "application/json": {
-                            events?: {
-                                type?: string | number;
-                                chainId?: number;
-                                blockNumber?: number;
-                                blockHash?: string;
-                                blockTimestamp?: number;
-                                transactionHash?: string;
-                                logIndex?: number;
-                                fid?: number;
-                                signerEventBody?: {
-                                    key?: string;
-                                    keyType?: number;
-                                    eventType?: string | number;
-                                    metadata?: string;
-                                    metadataType?: number;
-                                };
-                                idRegisterEventBody?: {
-                                    to?: string;
-                                    eventType?: string | number;
-                                    from?: string;
-                                    recoveryAddress?: string;
-                                };
-                                storageRentEventBody?: {
-                                    payer?: string;
-                                    units?: number;
-                                    expiry?: number;
-                                };
-                                txIndex?: number;
-                                version?: number;
-                            }[];
+                            events?: components["schemas"]["OnChainEvent"][];
                             nextFromBlock?: number;
                             hasMore?: boolean;
                         };
@@ -2820,6 +2704,69 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description SPEC Events 5: an event of the chain the hub follows. */
+        OnChainEvent: {
+            /** @description Which body is present. */
+            type: ("EVENT_TYPE_NONE" | "EVENT_TYPE_SIGNER" | "EVENT_TYPE_SIGNER_MIGRATED" | "EVENT_TYPE_ID_REGISTER" | "EVENT_TYPE_STORAGE_RENT" | "EVENT_TYPE_TIER_PURCHASE") | number;
+            chainId: number;
+            blockNumber: number;
+            /** @description The block's hash. */
+            blockHash: string;
+            /** @description Unix seconds. */
+            blockTimestamp: number;
+            /** @description The transaction's hash. */
+            transactionHash: string;
+            logIndex: number;
+            fid: number;
+            signerEventBody?: {
+                /** @description The signer's public key. */
+                key: string;
+                keyType: number;
+                /** @description Added, removed or reset. */
+                eventType: ("SIGNER_EVENT_TYPE_NONE" | "SIGNER_EVENT_TYPE_ADD" | "SIGNER_EVENT_TYPE_REMOVE" | "SIGNER_EVENT_TYPE_ADMIN_RESET") | number;
+                /**
+                 * Format: byte
+                 * @description The key's metadata.
+                 */
+                metadata: string;
+                metadataType: number;
+            };
+            signerMigratedEventBody?: {
+                migratedAt: number;
+            };
+            idRegisterEventBody?: {
+                /** @description The custody address the fid went to. */
+                to: string;
+                /** @description Registered, transferred or recovery changed. */
+                eventType: ("ID_REGISTER_EVENT_TYPE_NONE" | "ID_REGISTER_EVENT_TYPE_REGISTER" | "ID_REGISTER_EVENT_TYPE_TRANSFER" | "ID_REGISTER_EVENT_TYPE_CHANGE_RECOVERY") | number;
+                /** @description The custody address the fid came from; empty on registration. */
+                from: string;
+                /** @description The recovery address. */
+                recoveryAddress: string;
+            };
+            storageRentEventBody?: {
+                /**
+                 * Format: byte
+                 * @description The paying address.
+                 */
+                payer: string;
+                units: number;
+                /** @description Unix seconds. */
+                expiry: number;
+            };
+            tierPurchaseEventBody?: {
+                /** @description The tier bought. */
+                tierType: ("None" | "Pro") | number;
+                forDays: number;
+                /**
+                 * Format: byte
+                 * @description The paying address.
+                 */
+                payer: string;
+            };
+            txIndex: number;
+            version: number;
+        };
         /** @description A machine code in `error` and a sentence in `message`. */
         ChainError: {
             /** @enum {string} */

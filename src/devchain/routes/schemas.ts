@@ -46,44 +46,7 @@ export const transactionStatus = {
     fid: { type: "integer" },
   },
 } as const;
-const enumJson = { type: ["string", "integer"] } as const;
-export const onChainEvent = {
-  type: "object",
-  properties: {
-    type: enumJson,
-    chainId: { type: "integer" },
-    blockNumber: { type: "integer" },
-    blockHash: { type: "string" },
-    blockTimestamp: { type: "integer" },
-    transactionHash: { type: "string" },
-    logIndex: { type: "integer" },
-    fid: { type: "integer" },
-    signerEventBody: {
-      type: "object",
-      properties: {
-        key: { type: "string" },
-        keyType: { type: "integer" },
-        eventType: enumJson,
-        metadata: { type: "string" },
-        metadataType: { type: "integer" },
-      },
-    },
-    idRegisterEventBody: {
-      type: "object",
-      properties: {
-        to: { type: "string" },
-        eventType: enumJson,
-        from: { type: "string" },
-        recoveryAddress: { type: "string" },
-      },
-    },
-    storageRentEventBody: {
-      type: "object",
-      properties: { payer: { type: "string" }, units: { type: "integer" }, expiry: { type: "integer" } },
-    },
-    txIndex: { type: "integer" },
-    version: { type: "integer" },
-  },
-} as const;
+/** Rendered by renderOnChainEvent, as the hub serves it: the schema is protocol/json/eventSchema.ts's. */
+export const onChainEvent = { $ref: "OnChainEvent#" } as const;
 /** A write answers with its event once mined, or 202 with its transaction's status under ?wait=false. */
 export const writeResponses = { 200: onChainEvent, 202: transactionStatus, "4xx": errorBody } as const;

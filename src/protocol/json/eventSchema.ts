@@ -21,9 +21,9 @@ const body = (required: readonly string[], properties: Record<string, unknown>) 
 });
 const text = { type: "string" } as const;
 
-/** "OnChainEvent" (SPEC Events 5) and "HubEvent" (SPEC Events 1-4); no enum of theirs has a brand word. */
-export function eventJsonSchemas(): NamedSchema[] {
-  const onChainEvent = object(
+/** "OnChainEvent" (SPEC Events 5), as the hub and the devchain serve it; no enum of its has a brand word. */
+export function onChainEventJsonSchema(): NamedSchema {
+  return object(
     "OnChainEvent",
     [
       "type",
@@ -75,6 +75,10 @@ export function eventJsonSchemas(): NamedSchema[] {
     },
     "SPEC Events 5: an event of the chain the hub follows.",
   );
+}
+
+/** "OnChainEvent" and "HubEvent" (SPEC Events 1-4), which refers to the message schemas. */
+export function eventJsonSchemas(): NamedSchema[] {
   const message = ref("Message");
   const hubEvent = object(
     "HubEvent",
@@ -109,5 +113,5 @@ export function eventJsonSchemas(): NamedSchema[] {
     },
     "SPEC Events 1-4: one entry of the hub's event log.",
   );
-  return [onChainEvent, hubEvent];
+  return [onChainEventJsonSchema(), hubEvent];
 }
