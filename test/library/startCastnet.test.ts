@@ -39,17 +39,24 @@ async function refused(url: string): Promise<boolean> {
 }
 
 describe("startCastnet", () => {
-  it("starts every part on free ports, makes an account that casts, and closes without a trace", async () => {
+  it("starts every part on free ports, makes an account that casts, and closes without a trace", async (t) => {
     const castnet = await startCastnet();
+    t.after(() => castnet.close());
     const parts = Object.keys(castnet.urls).sort();
     assert.deepEqual(parts, ["api", "chain", "hub", "registry"]);
     assert.deepEqual(Object.keys(castnet.clients).sort(), parts);
     for (const url of Object.values(castnet.urls)) assert.match(url, /^http:\/\/127\.0\.0\.1:\d+$/);
     assert.deepEqual(
       readdirSync(castnet.dataDir).sort(),
-      ["api.sqlite", "chain.sqlite", "hub.sqlite", "registry.sqlite"]
-        .flatMap((file) => [file, `${file}-shm`, `${file}-wal`])
-        .sort(),
+      [
+        // Marks the directory in use while the stack runs, so that `castnet reset` refuses it.
+        "castnet.run.json",
+        ...["api.sqlite", "chain.sqlite", "hub.sqlite", "registry.sqlite"].flatMap((file) => [
+          file,
+          `${file}-shm`,
+          `${file}-wal`,
+        ]),
+      ].sort(),
     );
 
     const account = await castnet.createAccount();
@@ -128,14 +135,15 @@ describe("startCastnet", () => {
 
 for (const engine of (await testEngines()).filter((e) => e.engine === "postgres")) {
   describe("startCastnet on PostgreSQL", { skip: engine.skip }, () => {
-    it("keeps every part's tables in the database it is given", async () => {
+    it("keeps every part's tables in the database it is given", async (t) => {
       const { config, drop } = await engine.create();
       try {
         assert.equal(config.engine, "postgres");
         const castnet = await startCastnet({ databaseUrl: config.engine === "postgres" ? config.url : "" });
+        t.after(() => castnet.close());
         const account = await castnet.createAccount();
         assert.deepEqual(await castAndRead(castnet, account, "on PostgreSQL"), ["on PostgreSQL"]);
-        assert.deepEqual(readdirSync(castnet.dataDir), []);
+        assert.deepEqual(readdirSync(castnet.dataDir), ["castnet.run.json"]);
         await castnet.close();
       } finally {
         await drop();
