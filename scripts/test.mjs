@@ -44,7 +44,11 @@ if (files.some((f) => f.startsWith(join("test", "pages"))) && !existsSync(CHROMI
     process.exit(1);
   }
 }
+// The tests that run the castnet command run the built one (test/support/cli.ts): build it once here.
+const build = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
+if (build.status !== 0) process.exit(build.status ?? 1);
 const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
   stdio: "inherit",
+  env: { ...process.env, CASTNET_TEST_BUILT: "1" },
 });
 process.exit(result.status ?? 1);

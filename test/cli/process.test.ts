@@ -8,12 +8,12 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { CASTNET_MAIN } from "../support/cli.js";
 
-const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
 const env = { ...process.env, CASTNET_LOG_LEVEL: "silent" };
 
 function castnet(...args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", MAIN, ...args], { encoding: "utf8", env });
+  return spawnSync(process.execPath, [CASTNET_MAIN, ...args], { encoding: "utf8", env });
 }
 
 function lines(text: string): string[] {
@@ -104,9 +104,7 @@ describe("the castnet command", () => {
     const child: ChildProcess = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        MAIN,
+        CASTNET_MAIN,
         "start",
         "--data-dir",
         dataDir(),

@@ -4,7 +4,7 @@
  * data directory come from the environment variables every command reads, not from edits.
  */
 import assert from "node:assert/strict";
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +12,8 @@ import { after, before, describe, it } from "node:test";
 import { parseStartOptions } from "../../src/cli/options.js";
 import { type RunningStack, startStack } from "../../src/cli/stack.js";
 import { createLogger } from "../../src/http/index.js";
+// `npm run castnet` runs dist/, as after `npm start`; importing this builds it when this file runs alone.
+import "../support/cli.js";
 import { FREE_PORTS } from "../support/ports.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -29,13 +31,6 @@ describe("the README's first tour", () => {
   let stack: RunningStack;
 
   before(async () => {
-    // `npm start` builds the command the tour runs; so does this test, once.
-    const build = spawnSync(
-      process.execPath,
-      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", "tsconfig.build.json"],
-      { cwd: ROOT, encoding: "utf8" },
-    );
-    assert.equal(build.status, 0, build.stdout + build.stderr);
     dir = mkdtempSync(join(tmpdir(), "castnet-readme-"));
     const config = parseStartOptions(["--data-dir", dir, "--seed", "demo", ...FREE_PORTS], {});
     stack = await startStack(config, createLogger("silent"), { update() {}, finish() {} });

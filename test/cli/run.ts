@@ -1,8 +1,6 @@
 /** Runs the castnet command as a user does, in a child process, without blocking this process's servers. */
 import { spawn } from "node:child_process";
-import { join } from "node:path";
-
-export const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
+import { CASTNET_MAIN } from "../support/cli.js";
 
 export interface Run {
   status: number | null;
@@ -12,7 +10,7 @@ export interface Run {
 
 export function castnet(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
+    const child = spawn(process.execPath, [CASTNET_MAIN, ...args], {
       env: { ...process.env, CASTNET_LOG_LEVEL: "silent", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -28,6 +28,7 @@ import {
   registerWallet,
   startHarness,
 } from "../clientapi/support.js";
+import { CASTNET_MAIN } from "../support/cli.js";
 import { testEngines } from "../support/databases.js";
 import {
   type Account,
@@ -41,7 +42,6 @@ import {
   unwrap,
 } from "../hub/support.js";
 
-const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
 const TOKEN = "operator-token-for-the-activity-read";
 const DAY = 86_400;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -199,9 +199,7 @@ describe("12b: castnet start --only api against a chain and hub elsewhere", () =
     child = spawn(
       process.execPath,
       [
-        "--import",
-        "tsx",
-        MAIN,
+        CASTNET_MAIN,
         "start",
         "--only",
         "api",

@@ -10,9 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import SQLite from "better-sqlite3";
+import { CASTNET_MAIN } from "../support/cli.js";
 import { FREE_PORTS } from "../support/ports.js";
 
-const MAIN = join(import.meta.dirname, "../../src/cli/main.ts");
 const TOKEN = "s3cret-admin-token-0123456789abcdef";
 
 interface Running {
@@ -24,7 +24,7 @@ interface Running {
 async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ["--import", "tsx", MAIN, "start", ...FREE_PORTS, "--block-time", "0", ...args],
+    [CASTNET_MAIN, "start", ...FREE_PORTS, "--block-time", "0", ...args],
     {
       env: { ...process.env, CASTNET_LOG_LEVEL: "info", CASTNET_ADMIN_TOKEN: "", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -56,7 +56,7 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
 
 /** A start that is refused before anything runs. */
 function castnetStart(args: string[]) {
-  return spawnSync(process.execPath, ["--import", "tsx", MAIN, "start", ...FREE_PORTS, ...args], {
+  return spawnSync(process.execPath, [CASTNET_MAIN, "start", ...FREE_PORTS, ...args], {
     encoding: "utf8",
     env: { ...process.env, CASTNET_LOG_LEVEL: "silent", CASTNET_ADMIN_TOKEN: "" },
   });
