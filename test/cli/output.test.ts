@@ -49,7 +49,7 @@ describe("readable output", () => {
 
   it("shows progress as plain lines, a tenth of the way at a time, when not on a terminal", () => {
     let written = "";
-    const shown = progress("seeding the demo", 20, { isTTY: false, write: (text) => (written += text) });
+    const shown = progress("seeding the demo:", 20, { isTTY: false, write: (text) => (written += text) });
     for (let done = 1; done <= 20; done++) shown.update(done);
     shown.finish("seeded the demo: 20 new items");
     assert.equal(
@@ -61,7 +61,7 @@ describe("readable output", () => {
 
   it("updates one line in place on a terminal", () => {
     let written = "";
-    const shown = progress("seeding the demo", 2, { isTTY: true, write: (text) => (written += text) });
+    const shown = progress("seeding the demo:", 2, { isTTY: true, write: (text) => (written += text) });
     shown.update(1);
     shown.update(2);
     shown.finish("done");
