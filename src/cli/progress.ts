@@ -4,26 +4,32 @@
  */
 
 export interface Progress {
-  /** `done` of `total` items of `what` are through. */
+  /** `done` of `total` items are through. */
   update(done: number): void;
   /** The last line: the work is over. */
   finish(summary: string): void;
 }
 
-interface Output {
+export interface Output {
   isTTY?: boolean;
   write(text: string): unknown;
 }
 
-export function progress(what: string, total: number, out: Output = process.stderr): Progress {
+/**
+ * `what` leads every line, as in "seeding the demo:" → "seeding the demo: 3 of 20". Without a
+ * total there is no tenth to show, so plain output gets the last line only.
+ */
+export function progress(what: string, total: number | undefined, out: Output = process.stderr): Progress {
   let shownTenth = -1;
   return {
     update(done) {
-      if (out.isTTY) return void out.write(`\r\x1b[2K${what}: ${done} of ${total}`);
+      const line = total === undefined ? `${what} ${done}` : `${what} ${done} of ${total}`;
+      if (out.isTTY) return void out.write(`\r\x1b[2K${line}`);
+      if (total === undefined) return;
       const tenth = Math.floor((done * 10) / Math.max(total, 1));
       if (tenth === shownTenth || done >= total) return;
       shownTenth = tenth;
-      out.write(`${what}: ${done} of ${total}\n`);
+      out.write(`${line}\n`);
     },
     finish(summary) {
       out.write(out.isTTY ? `\r\x1b[2K${summary}\n` : `${summary}\n`);

@@ -15,10 +15,11 @@ import {
 } from "../http/index.js";
 import { httpActivitySource } from "../hub/activityClient.js";
 import type { GrpcTls, HubGrpcServer } from "../hub/grpc/index.js";
-import { createHub } from "../hub/index.js";
+import { type HubOptions, createHub } from "../hub/index.js";
 import { namingProfile } from "../protocol/naming.js";
 import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
 import { createRegistry } from "../registry/index.js";
+import type { MigrationProgress } from "../storage/index.js";
 import type { ActivitySource } from "../clientapi/activity.js";
 import { contextOf } from "./context.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
@@ -52,6 +53,16 @@ export interface BuiltStack {
   urls: Partial<Record<PartName, string>>;
   /** Closes every app, then every part, the last started first. */
   close(): Promise<void>;
+}
+
+/** Listeners for the long work of a start; none by default (a test or a library caller wants no lines). */
+export interface StartReports {
+  /** Seeding with --seed demo (the seed shows its own progress on stderr when not given one). */
+  seed?: Progress;
+  /** Migrations of the named part's database. */
+  migrations?: (part: PartName) => MigrationProgress;
+  /** The hub's catch-up with the chain and the registry at start. */
+  catchUp?: HubOptions["onCatchUp"];
 }
 
 /** The gRPC certificate and key, read at start so that a wrong path fails the start. */
@@ -89,6 +100,7 @@ function servedOnLoopback(host: string): boolean {
 export async function buildStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
+  reports: StartReports = {},
 ): Promise<BuiltStack> {
   const naming = namingProfile(config.naming);
   const runs = (part: PartName) => config.only.includes(part);
@@ -107,6 +119,7 @@ export async function buildStack(
     if (runs("chain")) {
       const devchain = await createDevchain({
         database: databaseFor(config, "chain"),
+        migrationProgress: reports.migrations?.("chain"),
         logger,
         blockTimeSeconds: config.blockTimeSeconds,
         adminToken: config.adminToken,
@@ -122,6 +135,7 @@ export async function buildStack(
     if (runs("registry")) {
       const registry = await createRegistry({
         database: databaseFor(config, "registry"),
+        migrationProgress: reports.migrations?.("registry"),
         logger,
         chain,
         naming,
@@ -141,6 +155,7 @@ export async function buildStack(
     if (runs("hub")) {
       const hub = await createHub({
         database: databaseFor(config, "hub"),
+        migrationProgress: reports.migrations?.("hub"),
         logger,
         naming,
         network: config.network,
@@ -150,6 +165,7 @@ export async function buildStack(
         adminToken: config.adminToken,
         http: config.http,
         grpcTls: config.hubGrpcTls && readTls(config.hubGrpcTls),
+        onCatchUp: reports.catchUp,
         ...config.parts.hub,
       });
       started.push({ part: "hub", ...hub });
@@ -162,6 +178,7 @@ export async function buildStack(
     if (runs("api")) {
       const api = await createClientApi({
         database: databaseFor(config, "api"),
+        migrationProgress: reports.migrations?.("api"),
         logger,
         chain,
         naming,
@@ -191,9 +208,9 @@ export async function buildStack(
 export async function startStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
-  seedProgress?: Progress,
+  reports: StartReports = {},
 ): Promise<RunningStack> {
-  const built = await buildStack(config, logger);
+  const built = await buildStack(config, logger, reports);
   const urls = built.urls;
   const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
   let hubGrpc: string | undefined;
@@ -225,7 +242,7 @@ export async function startStack(
           network: config.network,
           dataDir: config.dataDir,
         }),
-        seedProgress,
+        reports.seed,
       );
   } catch (error) {
     await close().catch(() => undefined);

@@ -4,7 +4,13 @@ import type { Address } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import { type HttpOptions, type Logger, createHttpServer } from "../http/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
+import {
+  type DatabaseConfig,
+  type MigrationProgress,
+  migrate,
+  migrationsApplied,
+  openDatabase,
+} from "../storage/index.js";
 import type { ActivitySource } from "./activity.js";
 import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
@@ -27,6 +33,8 @@ export type { PartUrls } from "./pages/index.js";
 
 export interface ClientApiOptions {
   database: DatabaseConfig;
+  /** Told how the migrations that bring its database up to date advance, when there are any. */
+  migrationProgress?: MigrationProgress;
   logger: Logger;
   chain: ChainClient;
   naming: NamingProfile;
@@ -83,7 +91,7 @@ export interface ClientApi {
 export async function createClientApi(options: ClientApiOptions): Promise<ClientApi> {
   const database = openDatabase<ApiTables>(options.database);
   try {
-    await migrate(database, "api", migrations);
+    await migrate(database, "api", migrations, options.migrationProgress);
     const now = options.now ?? Date.now;
     const urls = options.urls ?? ((): PartUrls => ({}));
     const scheme = options.deeplinkScheme ?? options.naming.deeplinkScheme;

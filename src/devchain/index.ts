@@ -2,7 +2,13 @@
 import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
-import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
+import {
+  type DatabaseConfig,
+  type MigrationProgress,
+  migrate,
+  migrationsApplied,
+  openDatabase,
+} from "../storage/index.js";
 import { chainErrors } from "./errors.js";
 import { devchainMetrics } from "./metrics.js";
 import { chainApi } from "./openapi.js";
@@ -13,6 +19,8 @@ import type { ChainTables } from "./tables.js";
 
 export interface DevchainOptions {
   database: DatabaseConfig;
+  /** Told how the migrations that bring its database up to date advance, when there are any. */
+  migrationProgress?: MigrationProgress;
   logger: Logger;
   /** Seconds between blocks; 0 mines every transaction at once, in a block of its own. */
   blockTimeSeconds: number;
@@ -37,7 +45,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
   }
   const database = openDatabase<ChainTables>(options.database);
   try {
-    await migrate(database, "chain", chainMigrations);
+    await migrate(database, "chain", chainMigrations, options.migrationProgress);
   } catch (error) {
     await database.close();
     throw error;

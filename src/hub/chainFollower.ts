@@ -15,7 +15,7 @@ import {
 import { HubError } from "../protocol/errors.js";
 import type { MergeContext } from "./context.js";
 import { runMerge, type HubCore } from "./core.js";
-import { Follower } from "./follower.js";
+import { type CatchUpListener, Follower } from "./follower.js";
 import { readState, writeState } from "./state.js";
 import { revokeSigner } from "./stores/crdt.js";
 import { fidLock, followerLock } from "./locks.js";
@@ -183,17 +183,22 @@ const CHAIN_FOLLOWER = 1;
  * one database share one position and never merge a page twice.
  */
 export class ChainFollower extends Follower {
+  /** The chain's latest block when the first catch-up began: the end its progress counts towards. */
+  #head: number | undefined;
+
   constructor(
     private readonly core: HubCore,
     private readonly source: OnChainEventSource,
+    onCatchUp?: CatchUpListener,
   ) {
-    super("chain", core.logger, (notice) => source.onBlock(notice));
+    super("chain", core.logger, (notice) => source.onBlock(notice), onCatchUp);
   }
 
   protected async step(): Promise<boolean> {
     const from = Number((await readState(this.core.database.db, NEXT_BLOCK)) ?? 0);
     const events = await this.source.eventsFromBlock(from, PAGE);
     if (events.length === 0) return false;
+    if (this.catchingUp) this.#head ??= await this.source.latestBlockNumber();
     const locks = [followerLock(CHAIN_FOLLOWER), ...new Set(events.map((e) => fidLock(e.fid)))];
     await runMerge(this.core, locks, async (ctx) => {
       if (Number((await readState(ctx.trx, NEXT_BLOCK)) ?? 0) !== from) return;
@@ -210,6 +215,9 @@ export class ChainFollower extends Follower {
       }
       await writeState(ctx.trx, NEXT_BLOCK, String(events[events.length - 1]!.blockNumber + 1));
     });
+    // Blocks mined since the head was read may be in the page; the count stops at that head.
+    if (this.#head !== undefined)
+      this.advanced(Math.min(events[events.length - 1]!.blockNumber, this.#head), this.#head);
     return true;
   }
 }

@@ -14,7 +14,7 @@ import { decodeMessage } from "../protocol/message.js";
 import type { Transfer, TransferFeed } from "../registry/feed.js";
 import type { MergeContext } from "./context.js";
 import { runMerge, type HubCore } from "./core.js";
-import { Follower } from "./follower.js";
+import { type CatchUpListener, Follower } from "./follower.js";
 import { StoreType, u8 } from "./keys.js";
 import { readState, writeState } from "./state.js";
 import { revokeRow } from "./stores/crdt.js";
@@ -102,12 +102,15 @@ async function revokeUsername(ctx: MergeContext, fid: number, name: string): Pro
 
 export class NameFollower extends Follower {
   #signer: Address | undefined;
+  /** Transfers the first catch-up has merged (the registry does not say how many it holds). */
+  #merged = 0;
 
   constructor(
     private readonly core: HubCore,
     private readonly feed: TransferFeed,
+    onCatchUp?: CatchUpListener,
   ) {
-    super("registry", core.logger, (notice) => feed.onTransfer(notice));
+    super("registry", core.logger, (notice) => feed.onTransfer(notice), onCatchUp);
   }
 
   /** Fetches the transfers of one name and merges those not merged yet (a USERNAME arrived first). */
@@ -129,6 +132,7 @@ export class NameFollower extends Follower {
       for (const transfer of transfers) await mergeTransfer(ctx, transfer);
       await writeState(ctx.trx, LAST_TRANSFER, String(page[page.length - 1]!.id));
     });
+    if (this.catchingUp) this.advanced((this.#merged += page.length));
     return true;
   }
 

@@ -9,6 +9,18 @@ import type { Logger } from "../http/index.js";
 
 const RETRY_MS = 2_000;
 
+/**
+ * How far the first catch-up after start has come: `done` of `total` (a block number of the head's,
+ * or transfers merged when the total is not known), `finished` once nothing is left. Never told when
+ * there was nothing to catch up.
+ */
+export interface CatchUp {
+  done: number;
+  total?: number;
+  finished: boolean;
+}
+export type CatchUpListener = (catchUp: CatchUp) => void;
+
 export abstract class Follower {
   #tail: Promise<void> = Promise.resolve();
   #queued = false;
@@ -23,11 +35,14 @@ export abstract class Follower {
   /** Whether the last catch-up failed (its error is in the log). */
   #failing = false;
   #caughtUpOnce = false;
+  /** What the first catch-up last reported, to repeat as finished. */
+  #reported: CatchUp | undefined;
   /** `subscribe` registers a listener for the source's notices and returns its removal. */
   constructor(
     private readonly name: string,
     private readonly logger: Logger,
     subscribe: (notice: () => void) => () => void,
+    private readonly onCatchUp?: CatchUpListener,
   ) {
     this.#unsubscribe = subscribe(() => {
       const now = Date.now();
@@ -56,6 +71,18 @@ export abstract class Follower {
   /** Merges one page of what the source has; false when there was nothing left. */
   protected abstract step(): Promise<boolean>;
 
+  /** Whether the first catch-up is running and someone listens to how it advances. */
+  protected get catchingUp(): boolean {
+    return this.onCatchUp !== undefined && !this.#caughtUpOnce;
+  }
+
+  /** A step of the first catch-up merged a page: `done` of `total` are through. */
+  protected advanced(done: number, total?: number): void {
+    if (!this.catchingUp) return;
+    this.#reported = { done, total, finished: false };
+    this.onCatchUp!(this.#reported);
+  }
+
   /** Resolves once a catch-up that started after this call has finished. */
   sync(): Promise<void> {
     if (this.#stopped) return this.#tail;
@@ -82,6 +109,8 @@ export abstract class Follower {
       while (!this.#stopped && (await this.step()));
       if (this.#stopped) return;
       this.#behindSince = this.#noticedDuringRun;
+      if (this.catchingUp && this.#reported !== undefined)
+        this.onCatchUp!({ ...this.#reported, finished: true });
       this.#caughtUpOnce = true;
       this.#failing = false;
     } catch (error) {

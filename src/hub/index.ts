@@ -11,7 +11,13 @@ import { createHttpServer, type HttpOptions, type Logger } from "../http/index.j
 import { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../registry/feed.js";
-import { type DatabaseConfig, migrate, migrationsApplied, openDatabase } from "../storage/index.js";
+import {
+  type DatabaseConfig,
+  type MigrationProgress,
+  migrate,
+  migrationsApplied,
+  openDatabase,
+} from "../storage/index.js";
 import type { HubCore } from "./core.js";
 import { MergeEngine } from "./engine.js";
 import { basicAuth, basicCredentials, parseRpcAuth } from "./auth.js";
@@ -25,6 +31,7 @@ import { HubMetrics } from "./metrics.js";
 import { hubMigrations } from "./migrations/index.js";
 import { FidRateLimit } from "./fidRateLimit.js";
 import { ChainFollower } from "./chainFollower.js";
+import type { CatchUp } from "./follower.js";
 import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ } from "./routes/activity.js";
 import { hubRoutes } from "./routes/index.js";
 import type { StreamLimits } from "./routes/stream.js";
@@ -35,6 +42,8 @@ import { createVerifier, type Verifier } from "./verify.js";
 
 export interface HubOptions {
   database: DatabaseConfig;
+  /** Told how the migrations that bring its database up to date advance, when there are any. */
+  migrationProgress?: MigrationProgress;
   logger: Logger;
   naming: NamingProfile;
   network: "mainnet" | "testnet" | "devnet";
@@ -63,6 +72,8 @@ export interface HubOptions {
   grpcTls?: GrpcTls;
   /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
   http?: HttpOptions;
+  /** Told how the catch-up with the chain and the registry advances at start, when behind. */
+  onCatchUp?: (source: "chain" | "registry", catchUp: CatchUp) => void;
 }
 
 export interface Hub {
@@ -111,7 +122,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   const auth = credentials === undefined ? undefined : basicAuth(credentials);
   const database = openDatabase<HubTables>(options.database, SQLITE_TUNING);
   try {
-    await migrate(database, "hub", hubMigrations);
+    await migrate(database, "hub", hubMigrations, options.migrationProgress);
   } catch (error) {
     await database.close();
     throw error;
@@ -127,8 +138,9 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   };
   const verifier =
     options.verifier ?? createVerifier(options.verifyWorkers, options.naming, core.metrics.verifyBatchSize);
-  const chain = new ChainFollower(core, options.chain);
-  const names = new NameFollower(core, options.registry);
+  const onCatchUp = options.onCatchUp;
+  const chain = new ChainFollower(core, options.chain, onCatchUp && ((c) => onCatchUp("chain", c)));
+  const names = new NameFollower(core, options.registry, onCatchUp && ((c) => onCatchUp("registry", c)));
   core.metrics.watch({ verifyQueue: () => verifier.queued, followers: { chain, registry: names } });
   const engine = new MergeEngine(
     core,

@@ -9,6 +9,7 @@ import type { NamingProfile } from "../protocol/naming.js";
 import {
   type Database,
   type DatabaseConfig,
+  type MigrationProgress,
   migrate,
   migrationsApplied,
   openDatabase,
@@ -42,6 +43,8 @@ export const DEFAULT_CCIP_VERIFYING_CONTRACT: Address = "0x145b9934B42F214C101De
 
 export interface RegistryOptions {
   database: DatabaseConfig;
+  /** Told how the migrations that bring its database up to date advance, when there are any. */
+  migrationProgress?: MigrationProgress;
   logger: Logger;
   chain: ChainClient;
   naming: NamingProfile;
@@ -145,7 +148,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   const database = openDatabase<RegistryTables>(options.database);
   let signer: ClaimSigner | undefined;
   try {
-    await migrate(database, "registry", registryMigrations);
+    await migrate(database, "registry", registryMigrations, options.migrationProgress);
     const privateKey = options.serverPrivateKey ?? (await storedServerKey(database));
     let serverAddress: Address;
     try {

@@ -5,7 +5,7 @@ export {
   type DatabaseKind,
   type SqliteTuning,
 } from "./database.js";
-export { migrate, migrationsApplied, type Migration } from "./migrate.js";
+export { migrate, migrationsApplied, type Migration, type MigrationProgress } from "./migrate.js";
 export { serializedTransaction } from "./transaction.js";
 export { bytesType, serialType } from "./columns.js";
 export { compiled, compiledOnce, runCompiled } from "./compiled.js";

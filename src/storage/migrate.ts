@@ -6,6 +6,9 @@ export interface Migration {
   up(db: Kysely<never>, engine: DatabaseKind): Promise<void>;
 }
 
+/** Told `applied` of `pending` migrations are through; called only when some are pending (0 first). */
+export type MigrationProgress = (applied: number, pending: number) => void;
+
 /**
  * Brings a part's tables up to date. Each part keeps its own migration table, so that all parts can
  * share one PostgreSQL database; Kysely's migrator takes a lock, so several processes may start at once.
@@ -14,10 +17,18 @@ export async function migrate<Tables>(
   database: Database<Tables>,
   part: string,
   migrations: Record<string, Migration>,
+  onProgress?: MigrationProgress,
 ): Promise<void> {
+  let applied = 0;
+  let pending = 0;
   const provided: Record<string, KyselyMigration> = {};
   for (const [name, migration] of Object.entries(migrations)) {
-    provided[name] = { up: (db) => migration.up(db as Kysely<never>, database.engine) };
+    provided[name] = {
+      up: async (db) => {
+        await migration.up(db as Kysely<never>, database.engine);
+        onProgress?.(++applied, pending);
+      },
+    };
   }
   const migrator = new Migrator({
     db: database.db as Kysely<unknown>,
@@ -25,6 +36,11 @@ export async function migrate<Tables>(
     migrationTableName: `${part}_migrations`,
     migrationLockTableName: `${part}_migrations_lock`,
   });
+  if (onProgress !== undefined) {
+    // Counted before the lock: another process may apply some meanwhile, then fewer are reported.
+    pending = (await migrator.getMigrations()).filter((m) => m.executedAt === undefined).length;
+    if (pending > 0) onProgress(0, pending);
+  }
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === "Error")?.migrationName ?? "unknown";

@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { progress } from "../../src/cli/progress.js";
+import { catchUpLines, migrationLines } from "../../src/cli/startProgress.js";
 import { prettyLine } from "../../src/http/prettyLog.js";
 
 const TIME = Date.UTC(2026, 0, 2, 13, 4, 5);
@@ -49,7 +50,7 @@ describe("readable output", () => {
 
   it("shows progress as plain lines, a tenth of the way at a time, when not on a terminal", () => {
     let written = "";
-    const shown = progress("seeding the demo", 20, { isTTY: false, write: (text) => (written += text) });
+    const shown = progress("seeding the demo:", 20, { isTTY: false, write: (text) => (written += text) });
     for (let done = 1; done <= 20; done++) shown.update(done);
     shown.finish("seeded the demo: 20 new items");
     assert.equal(
@@ -61,13 +62,51 @@ describe("readable output", () => {
 
   it("updates one line in place on a terminal", () => {
     let written = "";
-    const shown = progress("seeding the demo", 2, { isTTY: true, write: (text) => (written += text) });
+    const shown = progress("seeding the demo:", 2, { isTTY: true, write: (text) => (written += text) });
     shown.update(1);
     shown.update(2);
     shown.finish("done");
     assert.equal(
       written,
       "\r\x1b[2Kseeding the demo: 1 of 2\r\x1b[2Kseeding the demo: 2 of 2\r\x1b[2Kdone\n",
+    );
+  });
+
+  it("shows a part's migrations as they apply, and the hub's catch-up, as plain lines", () => {
+    let written = "";
+    const out = { isTTY: false, write: (text: string) => (written += text) };
+    const migrations = migrationLines("hub", out);
+    for (const applied of [0, 1, 2]) migrations(applied, 2);
+    const catchUp = catchUpLines(out);
+    for (const done of [0, 30, 35, 95, 120]) catchUp("chain", { done, total: 200, finished: false });
+    catchUp("registry", { done: 100, total: undefined, finished: false });
+    catchUp("chain", { done: 200, total: 200, finished: true });
+    catchUp("registry", { done: 150, total: undefined, finished: true });
+    assert.equal(
+      written,
+      [
+        "migrations: hub 0 of 2",
+        "migrations: hub 1 of 2",
+        "migrations: hub: 2 applied",
+        "hub catching up with the chain: block 0 of 200",
+        "hub catching up with the chain: block 30 of 200",
+        "hub catching up with the chain: block 95 of 200",
+        "hub catching up with the chain: block 120 of 200",
+        "hub caught up with the chain at block 200",
+        "hub caught up with the registry: 150 transfers merged",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("updates the registry's count of transfers in place on a terminal", () => {
+    let written = "";
+    const catchUp = catchUpLines({ isTTY: true, write: (text) => (written += text) });
+    catchUp("registry", { done: 100, total: undefined, finished: false });
+    catchUp("registry", { done: 150, total: undefined, finished: true });
+    assert.equal(
+      written,
+      "\r\x1b[2Khub catching up with the registry: transfers 100\r\x1b[2Khub caught up with the registry: 150 transfers merged\n",
     );
   });
 });

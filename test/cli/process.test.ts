@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CASTNET_MAIN } from "../support/cli.js";
+import { NEW_DATA_DIR_MIGRATIONS } from "./run.js";
 
 const env = { ...process.env, CASTNET_LOG_LEVEL: "silent" };
 
@@ -75,7 +76,7 @@ describe("the castnet command", () => {
     assert.deepEqual(lines(result.stderr), ['castnet: unknown command "launch" (see castnet --help)']);
   });
 
-  it("answers a port in use with one line and a non-zero exit, leaving nothing running", async () => {
+  it("answers a port in use with one line after the migrations, and a non-zero exit, leaving nothing running", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
@@ -94,7 +95,10 @@ describe("the castnet command", () => {
         "0",
       );
       assert.equal(result.status, 1);
-      assert.deepEqual(lines(result.stderr), [`castnet: hub: port ${port} on 127.0.0.1 is already in use`]);
+      assert.deepEqual(lines(result.stderr), [
+        ...NEW_DATA_DIR_MIGRATIONS,
+        `castnet: hub: port ${port} on 127.0.0.1 is already in use`,
+      ]);
     } finally {
       blocker.close();
     }
@@ -157,8 +161,14 @@ describe("the castnet command", () => {
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
     assert.match(stdout, /SIGTERM: stopping castnet/);
-    // stderr is not a terminal: the logs are JSON lines, one per request at info level.
-    const logs = lines(stderr).map((line) => JSON.parse(line) as Record<string, unknown>);
+    // stderr is not a terminal: the logs are JSON lines, one per request at info level, beside the
+    // plain lines of the migrations of a new data directory.
+    const [json, plain] = [
+      lines(stderr).filter((l) => l.startsWith("{")),
+      lines(stderr).filter((l) => !l.startsWith("{")),
+    ];
+    assert.deepEqual(plain, NEW_DATA_DIR_MIGRATIONS);
+    const logs = json.map((line) => JSON.parse(line) as Record<string, unknown>);
     const health = logs.filter((l) => l.msg === "request" && l.url === "/_health");
     assert.equal(health.length, 4);
     assert.deepEqual(

@@ -33,7 +33,7 @@ describe("the README's first tour", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "castnet-readme-"));
     const config = parseStartOptions(["--data-dir", dir, "--seed", "demo", ...FREE_PORTS], {});
-    stack = await startStack(config, createLogger("silent"), { update() {}, finish() {} });
+    stack = await startStack(config, createLogger("silent"), { seed: { update() {}, finish() {} } });
   });
 
   after(async () => {

@@ -2,6 +2,21 @@
 import { spawn } from "node:child_process";
 import { CASTNET_MAIN } from "../support/cli.js";
 
+/** What `castnet start` prints on stderr off a terminal as it migrates a new data directory. */
+export const NEW_DATA_DIR_MIGRATIONS = [
+  "migrations: chain 0 of 1",
+  "migrations: chain: 1 applied",
+  "migrations: registry 0 of 1",
+  "migrations: registry: 1 applied",
+  "migrations: hub 0 of 2",
+  "migrations: hub 1 of 2",
+  "migrations: hub: 2 applied",
+  "migrations: api 0 of 3",
+  "migrations: api 1 of 3",
+  "migrations: api 2 of 3",
+  "migrations: api: 3 applied",
+];
+
 export interface Run {
   status: number | null;
   stdout: string;

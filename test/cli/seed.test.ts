@@ -71,7 +71,7 @@ for (const engine of await testEngines()) {
         ["--data-dir", dir, "--block-time", "0", "--seed", "demo", ...FREE_PORTS],
         env,
       );
-      stack = await startStack(config, createLogger("silent"), quiet);
+      stack = await startStack(config, createLogger("silent"), { seed: quiet });
       url = stack.urls as Record<Part, string>;
       first = await snapshot(url);
     });

@@ -49,6 +49,7 @@ for (const engine of await testEngines()) {
     let database: Database<Tables>;
     let second: Database<Tables>;
     let drop: () => Promise<void>;
+    const reported: [number, number][] = [];
 
     before(async () => {
       const created = await engine.create();
@@ -57,12 +58,39 @@ for (const engine of await testEngines()) {
       // A second pool plays a second server process on the same database. better-sqlite3 blocks the
       // event loop while it waits for the file lock, so on SQLite a second process is the only way.
       second = engine.engine === "postgres" ? openDatabase<Tables>(created.config) : database;
-      await migrate(database, "demo", migrations);
+      await migrate(database, "demo", migrations, (applied, pending) => reported.push([applied, pending]));
     });
     after(async () => {
       await database?.close();
       if (second !== database) await second?.close();
       await drop?.();
+    });
+
+    it("reports migrations as they apply, and nothing when none is pending", async () => {
+      assert.deepEqual(reported, [
+        [0, 2],
+        [1, 2],
+        [2, 2],
+      ]);
+      const again: [number, number][] = [];
+      await migrate(database, "demo", migrations, (applied, pending) => again.push([applied, pending]));
+      assert.deepEqual(again, []);
+      // A database one migration behind is told of that one only.
+      const table = (name: string): Migration => ({
+        up: (db) => db.schema.createTable(name).addColumn("x", "text").execute(),
+      });
+      await migrate(database, "extra", { "0001_a": table("extra_a") });
+      const onlyNew: [number, number][] = [];
+      await migrate(
+        database,
+        "extra",
+        { "0001_a": table("extra_a"), "0002_b": table("extra_b") },
+        (applied, pending) => onlyNew.push([applied, pending]),
+      );
+      assert.deepEqual(onlyNew, [
+        [0, 1],
+        [1, 1],
+      ]);
     });
 
     it("runs migrations once and records them", async () => {

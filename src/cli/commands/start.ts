@@ -21,6 +21,7 @@ export function registerStart(program: Command): void {
     .action(async (options: { printConfig?: boolean }, command: Command) => {
       const { createLogger } = await import("../../http/index.js");
       const { startStack } = await import("../stack.js");
+      const { catchUpLines, migrationLines } = await import("../startProgress.js");
       const config = startConfigOf(command);
       if (options.printConfig) {
         const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };
@@ -31,6 +32,7 @@ export function registerStart(program: Command): void {
       const stack = await startStack(
         { ...config, http: { ...config.http, requestLogLevel: pretty ? "debug" : "info" } },
         createLogger(config.logLevel, pretty),
+        { migrations: (part) => migrationLines(part), catchUp: catchUpLines() },
       );
       const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite in ${config.dataDir}`;
       console.log(

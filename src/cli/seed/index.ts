@@ -47,7 +47,7 @@ function plannedItems(): number {
 
 export async function seedDemo(
   context: Context,
-  shown: Progress = progress("seeding the demo", plannedItems()),
+  shown: Progress = progress("seeding the demo:", plannedItems()),
 ): Promise<SeedSummary> {
   const tally = new Tally(shown);
   const actors = await ensureAccounts(
