@@ -24,7 +24,7 @@ import { NEUTRAL } from "../protocol/naming.js";
 import type { Context } from "./context.js";
 import type { HubMessage } from "./http/hub.js";
 import { CliError, request } from "./http/request.js";
-import type { Transfer } from "./http/registry.js";
+import type { Transfer } from "../client/index.js";
 import type { StoredAccount } from "./keystore.js";
 import { submit } from "./messages.js";
 import { type CastTarget, type MentionedText, mention } from "./targets.js";

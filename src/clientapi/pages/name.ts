@@ -1,18 +1,8 @@
 /** GET /name/:name: who holds the name now and every transfer of it, with the registry's signatures. */
+import type { Transfer } from "../../client/index.js";
 import { fidLink, table, unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
 import type { Sources } from "./sources.js";
-
-interface Transfer {
-  id: number;
-  timestamp: number;
-  username: string;
-  owner: string;
-  from: number;
-  to: number;
-  user_signature: string;
-  server_signature: string;
-}
 
 export async function namePage(
   sources: Sources,
