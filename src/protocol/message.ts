@@ -2,7 +2,7 @@
  * Messages as they travel: decoding submitted bytes without losing the exact data bytes, building
  * and signing new ones, and the tsHash ordering key.
  */
-import { BinaryReader } from "@bufbuild/protobuf/wire";
+import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { ed25519PublicKey, signEd25519 } from "./ed25519.js";
 import { encodeMessageData } from "./encodeMessageData.js";
 import { HubError } from "./errors.js";
@@ -124,8 +124,19 @@ export function decodeSubmitted(received: Uint8Array): DecodedMessage & { bytes:
   return { ...decoded, bytes: encodeMessage(decoded.message) };
 }
 
+/**
+ * A message's wire bytes. When it carries data_bytes, its `data` field is written as those very
+ * bytes, as the reference client library's encoder does by using one encoder for both: re-encoding
+ * `data` here could differ from data_bytes (empty packed fields, see encodeMessageData.ts), and a
+ * hub keeps only what the signature covers, so the message would be stored and served without
+ * `data`.
+ */
 export function encodeMessage(message: Message): Uint8Array {
-  return Message.encode(message).finish();
+  if (message.dataBytes === undefined || message.data === undefined) return Message.encode(message).finish();
+  const writer = new BinaryWriter();
+  writer.uint32((DATA << 3) | 2).bytes(message.dataBytes);
+  Message.encode({ ...message, data: undefined }, writer);
+  return writer.finish();
 }
 
 /** 4-byte big-endian timestamp ‖ 20-byte hash: byte order = (timestamp, hash) order. */

@@ -1,6 +1,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { FARCASTER_EPOCH, ed25519 as referenceEd25519, toFarcasterTime } from "@farcaster/core";
+import {
+  FARCASTER_EPOCH,
+  Message as ReferenceMessage,
+  ed25519 as referenceEd25519,
+  toFarcasterTime,
+} from "@farcaster/core";
 import { blake3 } from "@noble/hashes/blake3.js";
 import { bytesToHex } from "viem";
 import { HubError, grpcCodeOf } from "../../src/protocol/errors.js";
@@ -10,7 +15,9 @@ import {
   signEd25519,
   verifyEd25519,
 } from "../../src/protocol/ed25519.js";
+import { MessageType } from "../../src/protocol/generated/message.js";
 import { blake3_20 } from "../../src/protocol/hash.js";
+import { decodeSubmitted, encodeMessage, signMessageData } from "../../src/protocol/message.js";
 import {
   PROTOCOL_EPOCH_MS,
   currentProtocolTime,
@@ -76,4 +83,21 @@ test("hub errors carry the gRPC code of the reference", () => {
     details: "NotFound: ",
     metadata: { errcode: ["not_found"] },
   });
+});
+
+test("a message castnet signs encodes byte for byte as the reference library encodes it, so hubs keep its data", () => {
+  // Empty packed fields (no mentions) are where a canonical re-encoding of `data` parts from data_bytes.
+  const castAddBody = {
+    text: "no mentions",
+    embeds: [],
+    embedsDeprecated: [],
+    mentions: [],
+    mentionsPositions: [],
+    type: 0,
+  };
+  const data = { type: MessageType.CAST_ADD, fid: 5, timestamp: 100, network: 1, castAddBody };
+  const ours = encodeMessage(signMessageData(data, new Uint8Array(32).fill(9)));
+  assert.equal(bytesToHex(ReferenceMessage.encode(ReferenceMessage.decode(ours)).finish()), bytesToHex(ours));
+  // Stored as sent: the hub drops a `data` that is not the signed data_bytes.
+  assert.equal(bytesToHex(decodeSubmitted(ours).bytes), bytesToHex(ours));
 });
