@@ -125,7 +125,7 @@ describe("the castnet command", () => {
         "--block-time",
         "0",
         "--log-level",
-        "info",
+        "debug",
       ],
       { env, stdio: ["ignore", "pipe", "pipe"] },
     );
@@ -161,7 +161,7 @@ describe("the castnet command", () => {
     child.kill("SIGTERM");
     assert.equal(await exited, 0);
     assert.match(stdout, /SIGTERM: stopping castnet/);
-    // stderr is not a terminal: the logs are JSON lines, one per request at info level, beside the
+    // stderr is not a terminal: the logs are JSON lines, one per request at debug level, beside the
     // plain lines of the migrations of a new data directory.
     const [json, plain] = [
       lines(stderr).filter((l) => l.startsWith("{")),
@@ -174,10 +174,10 @@ describe("the castnet command", () => {
     assert.deepEqual(
       health.map((l) => [l.level, l.method, l.status]),
       [
-        [30, "GET", 200],
-        [30, "GET", 200],
-        [30, "GET", 200],
-        [30, "GET", 200],
+        [20, "GET", 200],
+        [20, "GET", 200],
+        [20, "GET", 200],
+        [20, "GET", 200],
       ],
     );
   });

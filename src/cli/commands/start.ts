@@ -27,10 +27,10 @@ export function registerStart(program: Command): void {
         const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };
         return void console.log(JSON.stringify(shown, null, 2));
       }
-      // A person at a terminal reads lines, not JSON, and not one per request unless asking for debug.
+      // A person at a terminal reads lines, not JSON.
       const pretty = process.stderr.isTTY === true;
       const stack = await startStack(
-        { ...config, http: { ...config.http, requestLogLevel: pretty ? "debug" : "info" } },
+        config,
         createLogger(config.logLevel, pretty),
         { migrations: (part) => migrationLines(part), catchUp: catchUpLines() },
       );
