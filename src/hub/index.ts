@@ -55,7 +55,7 @@ export interface HubOptions {
   adminToken?: string;
   /** Unix ms; injectable for tests. */
   now?: () => number;
-  /** Threads that verify signatures; default one per core, 0 verifies on the main thread. */
+  /** Threads that verify signatures; default one per core but one, 0 verifies on the main thread. */
   verifyWorkers?: number;
   /** A verifier to use instead of starting one from verifyWorkers (tests); the hub closes it. */
   verifier?: Verifier;
@@ -105,13 +105,14 @@ async function peerIdOf(database: HubCore["database"]): Promise<string> {
 }
 
 /**
- * A new SQLite file gets 16 KiB pages (SQLite's default is 4 KiB): a message row with its JSON
- * takes about 1.3 KB, and the clustered message table keeps rows of that size within a page only
- * with larger pages. Commits wait for no fsync on the event loop; merges are acknowledged once
+ * A new SQLite file gets 8 KiB pages (SQLite's default is 4 KiB): a message row with its JSON
+ * takes about 1.3 KB, which the clustered message table keeps within a page only from 8 KiB on;
+ * every commit writes each page it touched to the WAL, so 16 KiB pages wrote a third more per
+ * message (docs/performance.md). Commits wait for no fsync on the event loop; merges are acknowledged once
  * durable (core.ts). List pages are read on reader threads (storage/readers.ts).
  */
 const SQLITE_TUNING = {
-  pageSize: 16_384,
+  pageSize: 8_192,
   backgroundSync: true,
   // Beside the thread that serves HTTP and the verifier pool; one on two cores.
   readers: Math.max(1, Math.min(4, availableParallelism() - 1)),

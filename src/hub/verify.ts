@@ -287,6 +287,8 @@ export function createVerifier(
   profile: NamingProfile,
   batchSizes?: Histogram,
 ): Verifier {
-  const count = workers ?? availableParallelism();
+  // One core stays with the thread that serves HTTP and commits merges: a pool as large as the
+  // machine takes turns with it, and hands out smaller batches whose thread hops cost more.
+  const count = workers ?? Math.max(1, availableParallelism() - 1);
   return count > 0 ? new WorkerPool(count, profile, batchSizes) : inlineVerifier(profile);
 }
