@@ -27,7 +27,7 @@ import { LoadGenerator, type Plan, type Request } from "./load.js";
 import { steadyRound } from "./round.js";
 
 const FULL = { seeded: 100_000, registrations: 2_000, recoverMs: 3_000, warmUpMs: 1_000, measureMs: 5_000 };
-const QUICK = { seeded: 20_000, registrations: 300, recoverMs: 500, warmUpMs: 500, measureMs: 2_000 };
+const QUICK = { seeded: 20_000, registrations: 300, recoverMs: 500, warmUpMs: 1_000, measureMs: 2_000 };
 const SEED_BATCH = 1_000;
 const CONCURRENCY = 32;
 
@@ -176,7 +176,7 @@ export async function benchRegistry({ quick, cpu, summary }: BenchContext): Prom
     const perSecond = (got.load.done / got.load.elapsedMs) * 1000;
     summary.report({
       name: "registry GET /transfers?name=",
-      detail: `random names of ${size.seeded.toLocaleString("en-US")}, concurrency ${CONCURRENCY}, ${size.measureMs / 1000} s after a ${size.warmUpMs / 1000} s warm-up; floor: the same rounds on a bare Fastify route answering the same ${page.length} bytes`,
+      detail: `random names of ${size.seeded.toLocaleString("en-US")}, concurrency ${CONCURRENCY}, ${size.measureMs / 1000} s after a ${size.warmUpMs / 1000} s warm-up; floor: the same rounds on a bare Fastify route answering the same ${Buffer.byteLength(page)} bytes`,
       unit: "request",
       round: got,
       floor: { name: "bare route", micros: floor.server.total / floor.load.done },
