@@ -28,7 +28,7 @@ import { LoadGenerator, type Request } from "./load.js";
 import { measureRound, type Round } from "./round.js";
 
 const FULL = { fids: 300, rounds: 9, reads: 2_000 };
-const QUICK = { fids: 100, rounds: 3, reads: 500 };
+const QUICK = { fids: 60, rounds: 3, reads: 300 };
 /** Casts per fid in one submit batch; a fid ends with 5 × 2 × (rounds + 1) after all of them. */
 const CASTS_PER_FID = 5;
 const CONCURRENCY = 32;

@@ -40,7 +40,7 @@ const FULL = {
   warmUpMs: 2_000,
   readMs: 5_000,
 };
-const QUICK = { fids: 100, submits: 3_000, stored: 100_000, verifyMs: 500, warmUpMs: 500, readMs: 2_000 };
+const QUICK = { fids: 100, submits: 2_000, stored: 100_000, verifyMs: 500, warmUpMs: 500, readMs: 2_000 };
 const CONCURRENCY = 32;
 /** Casts per seeded fid: a full page. */
 const SEEDED_PER_FID = 100;
