@@ -21,8 +21,8 @@ import { bareRoute } from "./floors.js";
 import { LoadGenerator, type Plan, type Request } from "./load.js";
 import { steadyRound } from "./round.js";
 
-const FULL = { followers: 100_000, warmUpMs: 2_000, measureMs: 10_000 };
-const QUICK = { followers: 20_000, warmUpMs: 1_000, measureMs: 2_000 };
+const FULL = { followers: 100_000, warmUps: 10_000, measureMs: 10_000 };
+const QUICK = { followers: 20_000, warmUps: 2_000, measureMs: 2_000 };
 const CHANNELS = 200;
 const BUSY_FIDS = 1_000;
 const CHANNELS_PER_BUSY_FID = 50;
@@ -102,19 +102,19 @@ export async function benchClientApi({ quick, cpu, summary }: BenchContext): Pro
     ] satisfies { requests: Request[]; [key: string]: unknown }[];
 
     for (const scenario of scenarios) {
-      const timed = (at: string, durationMs: number): Plan => ({
+      const timed = (at: string, limit: { count: number } | { durationMs: number }): Plan => ({
         protocol: "http",
         address: at,
         concurrency: CONCURRENCY,
         requests: scenario.requests,
-        durationMs,
+        ...limit,
         followCursor: scenario.followCursor,
       });
       const real = await steadyRound(
         cpu,
         generator,
-        timed(address, size.warmUpMs),
-        timed(address, size.measureMs),
+        timed(address, { count: size.warmUps }),
+        timed(address, { durationMs: size.measureMs }),
       );
       // The floor answers one real page (with its cursor, which the generator follows all the same).
       const page = await (await fetch(`http://${address}${scenario.requests[0]!.path}`)).text();
@@ -124,15 +124,15 @@ export async function benchClientApi({ quick, cpu, summary }: BenchContext): Pro
         floor = await steadyRound(
           cpu,
           generator,
-          timed(bare.address, size.warmUpMs),
-          timed(bare.address, size.measureMs),
+          timed(bare.address, { count: size.warmUps }),
+          timed(bare.address, { durationMs: size.measureMs }),
         );
       } finally {
         await bare.close();
       }
       summary.report({
         name: scenario.name,
-        detail: `${scenario.detail}; concurrency ${CONCURRENCY}, ${size.measureMs / 1000} s after a ${size.warmUpMs / 1000} s warm-up; floor: the same rounds on a bare Fastify route answering a real page (${Buffer.byteLength(page).toLocaleString("en-US")} bytes)`,
+        detail: `${scenario.detail}; concurrency ${CONCURRENCY}, ${size.measureMs / 1000} s after a warm-up of ${size.warmUps.toLocaleString("en-US")} requests; floor: the same rounds on a bare Fastify route answering a real page (${Buffer.byteLength(page).toLocaleString("en-US")} bytes)`,
         unit: "request",
         round: real,
         floor: { name: "bare route", micros: floor.server.total / floor.load.done },

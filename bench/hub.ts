@@ -37,10 +37,10 @@ const FULL = {
   submits: 20_000,
   stored: 1_000_000,
   verifyMs: 2_000,
-  warmUpMs: 2_000,
+  warmUps: 10_000,
   readMs: 5_000,
 };
-const QUICK = { fids: 100, submits: 2_000, stored: 100_000, verifyMs: 500, warmUpMs: 500, readMs: 2_000 };
+const QUICK = { fids: 100, submits: 2_000, stored: 100_000, verifyMs: 500, warmUps: 2_000, readMs: 2_000 };
 const CONCURRENCY = 32;
 /** Casts per seeded fid: a full page. */
 const SEEDED_PER_FID = 100;
@@ -204,21 +204,26 @@ export async function benchHub({ quick, cpu, summary }: BenchContext): Promise<v
       method: "GET",
       path: `/v1/castsByFid?fid=${readFids[Math.floor(Math.random() * readFids.length)]}&pageSize=100`,
     }));
-    const read = (durationMs: number): Plan => ({
+    const read = (limit: { count: number } | { durationMs: number }): Plan => ({
       protocol: "http",
       address,
       concurrency: CONCURRENCY,
       requests: reads,
-      durationMs,
+      ...limit,
     });
-    const got = await steadyRound(cpu, generator, read(size.warmUpMs), read(size.readMs));
+    const got = await steadyRound(
+      cpu,
+      generator,
+      read({ count: size.warmUps }),
+      read({ durationMs: size.readMs }),
+    );
     const perSecond = (got.load.done / got.load.elapsedMs) * 1000;
     const rss = process.memoryUsage().rss / MiB;
     summary.report({
       name: "hub GET /v1/castsByFid",
       detail:
         `pageSize 100, ${stored.toLocaleString("en-US")} messages stored, concurrency ${CONCURRENCY}, ` +
-        `${size.readMs / 1000} s after a ${size.warmUpMs / 1000} s warm-up`,
+        `${size.readMs / 1000} s after a warm-up of ${size.warmUps.toLocaleString("en-US")} requests`,
       unit: "request",
       round: got,
       targets: [
