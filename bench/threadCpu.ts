@@ -5,9 +5,10 @@
  * On Node 20 every thread is named "node" (cat /proc/<pid>/task/*\/comm), so names tell the groups
  * apart only on later versions ("V8 …", "libuv-worker"). Otherwise: the main thread is the one whose
  * tid is the pid; the libuv pool is the set of threads that did the work of a burst of pbkdf2 calls
- * (libuv runs them on its pool); the other threads alive at startup are V8's platform helpers (and
- * node's idle signal-watching thread); threads born later are worker threads (the verifier pool, the
- * SQLite checkpointer and readers). Threads that exited during a round count as "other".
+ * (libuv runs them on its pool); the other threads alive at startup are V8's platform helpers (with
+ * node's signal-watching thread and, under tsx, the module loader's hooks thread, both idle during
+ * a round); threads born later are worker threads (the verifier pool, the SQLite checkpointer and
+ * readers). Threads that exited during a round count as "other".
  */
 import { pbkdf2 } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
