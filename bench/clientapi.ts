@@ -22,7 +22,7 @@ import { LoadGenerator, type Plan, type Request } from "./load.js";
 import { steadyRound } from "./round.js";
 
 const FULL = { followers: 100_000, warmUps: 10_000, measureMs: 10_000 };
-const QUICK = { followers: 20_000, warmUps: 2_000, measureMs: 2_000 };
+const QUICK = { followers: 20_000, warmUps: 1_000, measureMs: 2_000 };
 const CHANNELS = 200;
 const BUSY_FIDS = 1_000;
 const CHANNELS_PER_BUSY_FID = 50;

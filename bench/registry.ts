@@ -27,7 +27,7 @@ import { LoadGenerator, type Plan, type Request } from "./load.js";
 import { steadyRound } from "./round.js";
 
 const FULL = { seeded: 100_000, registrations: 2_000, recoverMs: 3_000, warmUps: 10_000, measureMs: 5_000 };
-const QUICK = { seeded: 20_000, registrations: 300, recoverMs: 500, warmUps: 2_000, measureMs: 2_000 };
+const QUICK = { seeded: 20_000, registrations: 300, recoverMs: 500, warmUps: 1_000, measureMs: 2_000 };
 const SEED_BATCH = 1_000;
 const CONCURRENCY = 32;
 
