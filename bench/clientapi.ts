@@ -1,47 +1,36 @@
 /**
- * Client API read throughput: channel-followers paged through a channel with 100,000 followers, and
- * user-following-channels for fids that follow 50 channels each. The server runs on this thread on a
- * SQLite file in a temporary directory; the load comes from a worker thread over HTTP keep-alive with
- * 32 requests in flight. Prints requests/s and latency percentiles (target: ≥ 10,000 req/s, p99 ≤ 10 ms).
+ * Client API reads (SQLite in a temp dir; the server runs in this process, the load comes from the
+ * generator's child process, 32 requests in flight):
+ *
+ * (a) GET /v1/channel-followers of a channel with 100,000 followers (20,000 in --quick), each
+ *     connection paging to the end and starting again;
+ * (b) GET /v1/user-following-channels for fids that follow 50 channels each.
+ *
+ * Each against a bare Fastify route answering the bytes of one real page (target: ≤ 2.5x its CPU
+ * per request), with p50 and p99 latency (target: p99 ≤ 10 ms).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { Agent, request } from "node:http";
-import { availableParallelism, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isMainThread, parentPort, workerData } from "node:worker_threads";
-import { runInWorker } from "./worker.js";
 import { createClientApi } from "../src/clientapi/index.js";
 import { createDevchain } from "../src/devchain/index.js";
 import { createLogger, listen } from "../src/http/index.js";
 import { NEUTRAL } from "../src/protocol/naming.js";
+import type { BenchContext } from "./context.js";
+import { bareRoute } from "./floors.js";
+import { LoadGenerator, type Plan, type Request } from "./load.js";
+import { steadyRound } from "./round.js";
 
-const FOLLOWERS = 100_000;
+const FULL = { followers: 100_000, warmUps: 10_000, measureMs: 10_000 };
+const QUICK = { followers: 20_000, warmUps: 1_000, measureMs: 2_000 };
 const CHANNELS = 200;
 const BUSY_FIDS = 1_000;
 const CHANNELS_PER_BUSY_FID = 50;
 const CONCURRENCY = 32;
 const PAGE_SIZE = 50;
-const WARMUP_MS = 2_000;
-const MEASURE_MS = 10_000;
 
-interface LoadJob {
-  kind: "castnet-clientapi-load";
-  base: string;
-  scenario: "floor" | "followers" | "following";
-  durationMs: number;
-}
-
-interface LoadResult {
-  latenciesMs: number[];
-  elapsedMs: number;
-  errors: number;
-}
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-export async function benchClientApi(): Promise<void> {
+export async function benchClientApi({ quick, cpu, summary }: BenchContext): Promise<void> {
+  const size = quick ? QUICK : FULL;
   const dir = mkdtempSync(join(tmpdir(), "castnet-bench-clientapi-"));
   const logger = createLogger("silent");
   const devchain = await createDevchain({
@@ -57,17 +46,17 @@ export async function benchClientApi(): Promise<void> {
     naming: NEUTRAL,
     activity: { reactorsByAuthor: async () => new Map() },
   });
+  const generator = new LoadGenerator();
   try {
     const { channels, follows } = api.service;
-    const start = Math.floor(Date.now() / 1000) - FOLLOWERS;
-    const seeding = Date.now();
+    const start = Math.floor(Date.now() / 1000) - size.followers;
     await channels.create({
       id: "big",
       url: "https://demo.example/channel/big",
       name: "Big",
       imageUrl: "https://demo.example/big.png",
     });
-    for (let from = 1; from <= FOLLOWERS; from += 10_000) {
+    for (let from = 1; from <= size.followers; from += 10_000) {
       const batch = [];
       for (let fid = from; fid < from + 10_000; fid++) batch.push({ fid, followedAt: start + fid });
       await follows.addFollowers("big", batch);
@@ -90,99 +79,73 @@ export async function benchClientApi(): Promise<void> {
       }
       await follows.addFollowers(`channel-${c}`, followers);
     }
-    console.log(
-      `seeded ${FOLLOWERS.toLocaleString()} followers of one channel and ${(BUSY_FIDS * CHANNELS_PER_BUSY_FID).toLocaleString()} follows of ${BUSY_FIDS} fids in ${((Date.now() - seeding) / 1000).toFixed(1)} s`,
-    );
+    const address = new URL(await listen(api.app, "api", "127.0.0.1", 0)).host;
 
-    const base = await listen(api.app, "api", "127.0.0.1", 0);
-    // The floor: the same load on the HTTP layer's health route, which touches no database. The
-    // gap between it and a real route is what the client API itself costs on this machine.
-    for (const scenario of ["floor", "followers", "following"] as const) {
-      await load({ kind: "castnet-clientapi-load", base, scenario, durationMs: WARMUP_MS });
-      const busyBefore = performance.eventLoopUtilization();
-      const result = await load({ kind: "castnet-clientapi-load", base, scenario, durationMs: MEASURE_MS });
-      const busy = performance.eventLoopUtilization(busyBefore);
-      const sorted = result.latenciesMs.sort((a, b) => a - b);
-      const label = {
-        floor: "GET /_health (floor: the HTTP layer alone, no database)",
-        followers: `GET /v1/channel-followers (100k followers, limit ${PAGE_SIZE}, paging to the end)`,
-        following: `GET /v1/user-following-channels (fids following ${CHANNELS_PER_BUSY_FID} channels, limit ${PAGE_SIZE})`,
-      }[scenario];
-      console.log(label);
-      console.log(
-        `  ${Math.round((sorted.length / result.elapsedMs) * 1000).toLocaleString()} requests/s at concurrency ${CONCURRENCY}; ` +
-          `p50 ${percentile(sorted, 50).toFixed(2)} ms, p99 ${percentile(sorted, 99).toFixed(2)} ms, max ${percentile(sorted, 100).toFixed(2)} ms; ` +
-          `${result.errors} errors`,
+    const scenarios = [
+      {
+        name: "clientapi GET /v1/channel-followers",
+        detail: `${size.followers.toLocaleString("en-US")} followers, limit ${PAGE_SIZE}, each connection paging to the end`,
+        route: "/v1/channel-followers",
+        requests: [{ method: "GET", path: `/v1/channel-followers?channelId=big&limit=${PAGE_SIZE}` }],
+        followCursor: true,
+      },
+      {
+        name: "clientapi GET /v1/user-following-channels",
+        detail: `${BUSY_FIDS} fids following ${CHANNELS_PER_BUSY_FID} channels each, limit ${PAGE_SIZE}`,
+        route: "/v1/user-following-channels",
+        requests: Array.from({ length: BUSY_FIDS }, (_, i) => ({
+          method: "GET",
+          path: `/v1/user-following-channels?fid=${i + 1}&limit=${PAGE_SIZE}`,
+        })),
+        followCursor: false,
+      },
+    ] satisfies { requests: Request[]; [key: string]: unknown }[];
+
+    for (const scenario of scenarios) {
+      const timed = (at: string, limit: { count: number } | { durationMs: number }): Plan => ({
+        protocol: "http",
+        address: at,
+        concurrency: CONCURRENCY,
+        requests: scenario.requests,
+        ...limit,
+        followCursor: scenario.followCursor,
+      });
+      const real = await steadyRound(
+        cpu,
+        generator,
+        timed(address, { count: size.warmUps }),
+        timed(address, { durationMs: size.measureMs }),
       );
-      // The server thread's busy time per request, in wall-clock time: on an otherwise idle machine this
-      // is its CPU cost; other processes competing for the cores inflate it.
-      const perRequestUs = (busy.active * 1000) / sorted.length;
-      console.log(
-        `  server thread busy ${perRequestUs.toFixed(0)} µs per request (${Math.round(busy.utilization * 100)}% of the run); load average ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(" ")} on ${availableParallelism()} cores`,
-      );
+      // The floor answers one real page (with its cursor, which the generator follows all the same).
+      const page = await (await fetch(`http://${address}${scenario.requests[0]!.path}`)).text();
+      const bare = await bareRoute(scenario.route, page);
+      let floor;
+      try {
+        floor = await steadyRound(
+          cpu,
+          generator,
+          timed(bare.address, { count: size.warmUps }),
+          timed(bare.address, { durationMs: size.measureMs }),
+        );
+      } finally {
+        await bare.close();
+      }
+      summary.report({
+        name: scenario.name,
+        detail: `${scenario.detail}; concurrency ${CONCURRENCY}, ${size.measureMs / 1000} s after a warm-up of ${size.warmUps.toLocaleString("en-US")} requests; floor: the same rounds on a bare Fastify route answering a real page (${Buffer.byteLength(page).toLocaleString("en-US")} bytes)`,
+        unit: "request",
+        round: real,
+        floor: { name: "bare route", micros: floor.server.total / floor.load.done },
+        maxRatio: 2.5,
+        targets: [
+          { figure: `p99 ${real.load.p99Ms.toFixed(1)} ms`, goal: "≤ 10 ms", met: real.load.p99Ms <= 10 },
+        ],
+      });
     }
   } finally {
+    generator.close();
     await api.close();
     await devchain.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function load(job: LoadJob): Promise<LoadResult> {
-  return runInWorker(import.meta.url, job);
-}
-
-/** The load generator (worker thread): CONCURRENCY loops, each walking pages one request at a time. */
-async function generateLoad(job: LoadJob): Promise<LoadResult> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONCURRENCY });
-  const latenciesMs: number[] = [];
-  let errors = 0;
-  const started = performance.now();
-  const stopAt = started + job.durationMs;
-
-  const get = (path: string) =>
-    new Promise<{ status: number; body: string }>((done, fail) => {
-      const req = request(`${job.base}${path}`, { agent }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("end", () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-      });
-      req.on("error", fail);
-      req.end();
-    });
-
-  async function loop(index: number) {
-    let cursor: string | undefined;
-    let fid = 1 + index;
-    while (performance.now() < stopAt) {
-      const path = {
-        floor: "/_health",
-        followers: `/v1/channel-followers?channelId=big&limit=${PAGE_SIZE}${cursor ? `&cursor=${cursor}` : ""}`,
-        following: `/v1/user-following-channels?fid=${fid}&limit=${PAGE_SIZE}`,
-      }[job.scenario];
-      const t = performance.now();
-      const reply = await get(path);
-      latenciesMs.push(performance.now() - t);
-      if (reply.status !== 200) {
-        errors++;
-        cursor = undefined;
-        continue;
-      }
-      if (job.scenario === "followers") {
-        cursor = (JSON.parse(reply.body) as { next?: { cursor: string } }).next?.cursor;
-      } else if (job.scenario === "following") {
-        fid = (fid + CONCURRENCY) % BUSY_FIDS || BUSY_FIDS;
-      }
-    }
-  }
-
-  await Promise.all(Array.from({ length: CONCURRENCY }, (_, i) => loop(i)));
-  agent.destroy();
-  return { latenciesMs, elapsedMs: performance.now() - started, errors };
-}
-
-if (!isMainThread && (workerData as LoadJob | undefined)?.kind === "castnet-clientapi-load") {
-  parentPort!.postMessage(await generateLoad(workerData as LoadJob));
 }

@@ -1,23 +1,41 @@
 /**
- * `npm run bench [-- part ...]`: prints throughput figures of each part, measured on this machine.
- * A benchmark prints numbers; it never passes or fails.
+ * `npm run bench [-- --quick] [suite ...]`: the CPU each part spends per operation, measured on this
+ * machine against floors measured in the same run, then a summary table. `--quick` runs every suite
+ * at smaller sizes. A benchmark prints numbers; it never passes or fails.
  */
-const SUITES: Record<string, () => Promise<{ run(): Promise<void> }>> = {
-  protocol: async () => ({ run: (await import("./protocol.js")).benchProtocol }),
-  registry: async () => ({ run: (await import("./registry.js")).benchRegistry }),
-  hub: async () => ({ run: (await import("./hub.js")).benchHub }),
-  grpc: async () => ({ run: (await import("./grpc.js")).benchGrpc }),
-  clientapi: async () => ({ run: (await import("./clientapi.js")).benchClientApi }),
+import type { BenchContext } from "./context.js";
+import { Summary } from "./summary.js";
+import { ThreadCpu } from "./threadCpu.js";
+
+const SUITES: Record<string, () => Promise<(context: BenchContext) => Promise<void>>> = {
+  protocol: async () => (await import("./protocol.js")).benchProtocol,
+  registry: async () => (await import("./registry.js")).benchRegistry,
+  hub: async () => (await import("./hub.js")).benchHub,
+  grpc: async () => (await import("./grpc.js")).benchGrpc,
+  clientapi: async () => (await import("./clientapi.js")).benchClientApi,
 };
 
-const wanted = process.argv.slice(2);
-const unknown = wanted.filter((name) => !(name in SUITES));
-if (unknown.length > 0) {
-  console.error(`unknown benchmark ${unknown.join(", ")}; choose from ${Object.keys(SUITES).join(", ")}`);
+const args = process.argv.slice(2);
+const flags = args.filter((arg) => arg.startsWith("-"));
+const wanted = args.filter((arg) => !arg.startsWith("-"));
+const unknownFlags = flags.filter((flag) => flag !== "--quick");
+const unknownSuites = wanted.filter((name) => !(name in SUITES));
+if (unknownFlags.length > 0 || unknownSuites.length > 0) {
+  if (unknownFlags.length > 0)
+    console.error(`unknown option ${unknownFlags.join(", ")}; the one option is --quick`);
+  if (unknownSuites.length > 0)
+    console.error(`unknown suite ${unknownSuites.join(", ")}; choose from ${Object.keys(SUITES).join(", ")}`);
+  console.error("usage: npm run bench -- [--quick] [suite ...]");
   process.exit(2);
 }
+
+const quick = flags.includes("--quick");
+const summary = new Summary(quick);
+// Before any suite starts a worker thread: the threads alive now are node's own.
+const context: BenchContext = { quick, cpu: await ThreadCpu.probe(), summary };
 for (const name of wanted.length > 0 ? wanted : Object.keys(SUITES)) {
-  console.log(`\n== ${name} ==`);
-  const suite = await SUITES[name]!();
-  await suite.run();
+  console.log(`\n== ${summary.heading(name)} ==`);
+  const run = await SUITES[name]!();
+  await run(context);
 }
+summary.print();

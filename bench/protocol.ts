@@ -1,7 +1,7 @@
 /**
  * Protocol core throughput: raw Ed25519 verification (the floor under message validation), our
  * validateMessage, the reference client library's validateMessage on the same messages, and JSON
- * rendering. One core, sequential; figures are per second of this process's CPU time.
+ * rendering. One core, sequential; figures are µs of this process's CPU time per message.
  */
 import * as ref from "@farcaster/core";
 import { generateEd25519KeyPair, verifyEd25519 } from "../src/protocol/ed25519.js";
@@ -13,6 +13,7 @@ import { decodeMessage, encodeMessage, signMessageData } from "../src/protocol/m
 import { NEUTRAL } from "../src/protocol/naming.js";
 import { currentProtocolTime } from "../src/protocol/time.js";
 import { validateMessage } from "../src/protocol/validation/validateMessage.js";
+import type { BenchContext } from "./context.js";
 
 const MESSAGES = 1000;
 
@@ -74,10 +75,14 @@ function syncRate<T>(items: T[], seconds: number, step: (item: T) => unknown): n
   return count / cpuSeconds(start);
 }
 
-const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
-const pct = (n: number): string => `${(n * 100).toFixed(1)}%`;
+/** Rounds of each measurement and the CPU seconds of each. */
+const FULL = { rounds: 5, seconds: 0.6, renderRounds: 3, renderSeconds: 0.4 };
+const QUICK = { rounds: 2, seconds: 0.2, renderRounds: 2, renderSeconds: 0.15 };
 
-export async function benchProtocol(): Promise<void> {
+const micros = (perSecond: number) => 1e6 / perSecond;
+
+export async function benchProtocol({ quick, summary }: BenchContext): Promise<void> {
+  const size = quick ? QUICK : FULL;
   const messages = castMessages();
   const wire = messages.map(encodeMessage);
   const decoded = wire.map((bytes) => decodeMessage(bytes));
@@ -94,48 +99,82 @@ export async function benchProtocol(): Promise<void> {
   let ours = 0;
   let oursFromBytes = 0;
   let reference = 0;
-  for (let round = 0; round < 5; round++) {
+  for (let round = 0; round < size.rounds; round++) {
     raw = Math.max(
       raw,
-      syncRate(messages, 0.6, (m) => verifyEd25519(m.signature, m.hash, m.signer)),
+      syncRate(messages, size.seconds, (m) => verifyEd25519(m.signature, m.hash, m.signer)),
     );
-    ours = Math.max(ours, await rate(decoded, 0.6, (d) => validateMessage(d.message, d.dataBytes)));
+    ours = Math.max(ours, await rate(decoded, size.seconds, (d) => validateMessage(d.message, d.dataBytes)));
     oursFromBytes = Math.max(
       oursFromBytes,
-      await rate(wire, 0.6, (bytes) => {
+      await rate(wire, size.seconds, (bytes) => {
         const d = decodeMessage(bytes);
         return validateMessage(d.message, d.dataBytes);
       }),
     );
-    reference = Math.max(reference, await rate(theirs, 0.6, (m) => ref.validations.validateMessage(m)));
+    reference = Math.max(
+      reference,
+      await rate(theirs, size.seconds, (m) => ref.validations.validateMessage(m)),
+    );
   }
-  console.log(`ed25519 verify (node:crypto, cached keys): ${fmt(raw)} verifies/s`);
-  console.log(`validateMessage (castnet), cast messages: ${fmt(ours)} messages/s`);
-  console.log(`decode + validateMessage (castnet), from wire bytes: ${fmt(oursFromBytes)} messages/s`);
-  console.log(`validations.validateMessage (@farcaster/core): ${fmt(reference)} messages/s`);
-  console.log(`ratio castnet / raw verify: ${pct(ours / raw)} (target >= 85%)`);
-  console.log(`ratio castnet / @farcaster/core: ${(ours / reference).toFixed(1)}x (target >= 10x)`);
+  const verify = { name: "Ed25519 verify", micros: micros(raw) };
+  const detail = `${MESSAGES} cast messages, one thread, best of ${size.rounds} rounds of ${size.seconds} s CPU`;
+  summary.report({
+    name: "protocol validateMessage",
+    detail,
+    unit: "message",
+    micros: micros(ours),
+    floor: verify,
+    // validateMessage at ≥ 85% of the raw verify rate.
+    maxRatio: 1.18,
+    targets: [
+      {
+        figure: `${(ours / reference).toFixed(1)}x the rate of @farcaster/core's validateMessage`,
+        goal: "≥ 10x",
+        met: ours / reference >= 10,
+      },
+    ],
+  });
+  summary.report({
+    name: "protocol decode + validateMessage",
+    detail: `${detail}, from wire bytes`,
+    unit: "message",
+    micros: micros(oursFromBytes),
+    floor: verify,
+  });
 
   let render = 0;
   let write = 0;
   let refRender = 0;
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < size.renderRounds; round++) {
     render = Math.max(
       render,
-      syncRate(decoded, 0.4, (d) => JSON.stringify(renderMessage(d.message, NEUTRAL))),
+      syncRate(decoded, size.renderSeconds, (d) => JSON.stringify(renderMessage(d.message, NEUTRAL))),
     );
     write = Math.max(
       write,
-      syncRate(decoded, 0.4, (d) => writeMessageJson(d.message, NEUTRAL)),
+      syncRate(decoded, size.renderSeconds, (d) => writeMessageJson(d.message, NEUTRAL)),
     );
     refRender = Math.max(
       refRender,
-      syncRate(theirs, 0.4, (m) => JSON.stringify(ref.Message.toJSON(m))),
+      syncRate(theirs, size.renderSeconds, (m) => JSON.stringify(ref.Message.toJSON(m))),
     );
   }
-  console.log(`renderMessage + JSON.stringify (castnet): ${fmt(render)} messages/s`);
-  console.log(`writeMessageJson (castnet, direct text): ${fmt(write)} messages/s`);
-  console.log(
-    `Message.toJSON + JSON.stringify (@farcaster/core, before the hub's hex rewrite): ${fmt(refRender)} messages/s`,
-  );
+  // The reference library's JSON (before the hub's hex rewrite) is the floor of rendering.
+  const toJson = { name: "@farcaster/core toJSON", micros: micros(refRender) };
+  const renderDetail = `${MESSAGES} cast messages, one thread, best of ${size.renderRounds} rounds of ${size.renderSeconds} s CPU`;
+  summary.report({
+    name: "protocol renderMessage + JSON.stringify",
+    detail: renderDetail,
+    unit: "message",
+    micros: micros(render),
+    floor: toJson,
+  });
+  summary.report({
+    name: "protocol writeMessageJson",
+    detail: `${renderDetail}, text written directly`,
+    unit: "message",
+    micros: micros(write),
+    floor: toJson,
+  });
 }

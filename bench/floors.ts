@@ -1,0 +1,76 @@
+/**
+ * The floors each phase is held against, measured in the same run: what the work would cost with
+ * nothing of castnet around it.
+ */
+import { createPublicKey, verify } from "node:crypto";
+import Fastify from "fastify";
+import { recoverTypedDataAddress } from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { ed25519PublicKey, generateEd25519KeyPair, signEd25519 } from "../src/protocol/ed25519.js";
+import { usernameProofTypedData } from "../src/protocol/eip712/usernameProof.js";
+import { NEUTRAL } from "../src/protocol/naming.js";
+
+function cpuMicros(since: NodeJS.CpuUsage): number {
+  const { user, system } = process.cpuUsage(since);
+  return user + system;
+}
+
+/** µs of this thread's CPU per call of `step`, over about `ms` of CPU after a short warm-up. */
+async function cpuPerCall(ms: number, step: () => unknown): Promise<number> {
+  for (let i = 0; i < 50; i++) await step();
+  let count = 0;
+  const start = process.cpuUsage();
+  while (cpuMicros(start) < ms * 1000) {
+    for (let i = 0; i < 20; i++) await step();
+    count += 20;
+  }
+  return cpuMicros(start) / count;
+}
+
+/**
+ * One Ed25519 verify of node:crypto with the key object parsed once (as the hub's key cache does), in
+ * µs of CPU: the signature check no hub can skip.
+ */
+export function ed25519VerifyMicros(ms: number): Promise<number> {
+  const { privateKey } = generateEd25519KeyPair();
+  const key = createPublicKey({
+    key: Buffer.concat([Buffer.from("302a300506032b6570032100", "hex"), ed25519PublicKey(privateKey)]),
+    format: "der",
+    type: "spki",
+  });
+  const hash = new Uint8Array(20).fill(7);
+  const signature = signEd25519(hash, privateKey);
+  return cpuPerCall(ms, () => verify(null, hash, key, signature));
+}
+
+/** viem's EIP-712 signer recovery of a username proof (hashing the typed data, recovering the key), in µs. */
+export async function eip712RecoverMicros(ms: number): Promise<number> {
+  const account = privateKeyToAccount(generatePrivateKey());
+  const typedData = usernameProofTypedData(NEUTRAL, {
+    name: "benchmark",
+    timestamp: Math.floor(Date.now() / 1000),
+    owner: account.address,
+  });
+  const signature = await account.signTypedData(typedData);
+  return cpuPerCall(ms, () => recoverTypedDataAddress({ ...typedData, signature }));
+}
+
+export interface BareRoute {
+  /** host:port */
+  address: string;
+  close(): Promise<void>;
+}
+
+/**
+ * A bare Fastify app (logger off, one GET route at `path`) answering `body` as JSON: the HTTP
+ * server's own cost of a request that returns the same bytes as the real route.
+ */
+export async function bareRoute(path: string, body: string): Promise<BareRoute> {
+  const app = Fastify();
+  app.get(path, (_request, reply) => {
+    void reply.type("application/json").send(body);
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const { port } = app.server.address() as { port: number };
+  return { address: `127.0.0.1:${port}`, close: () => app.close() };
+}
