@@ -23,7 +23,8 @@ import { castData, noNames, registerFids, signer } from "./casts.js";
 import type { BenchContext } from "./context.js";
 import { ed25519VerifyMicros } from "./floors.js";
 import { LoadGenerator, type Plan, type Request } from "./load.js";
-import { steadyRound } from "./round.js";
+import { COMPONENTS, profileComponents } from "./components.js";
+import { measureRound, type Round, steadyRound } from "./round.js";
 
 const FULL = {
   fids: 500,
@@ -33,7 +34,7 @@ const FULL = {
   warmUps: 10_000,
   readMs: 5_000,
 };
-const QUICK = { fids: 100, submits: 2_000, stored: 100_000, verifyMs: 500, warmUps: 1_000, readMs: 2_000 };
+const QUICK = { fids: 100, submits: 4_000, stored: 100_000, verifyMs: 500, warmUps: 1_000, readMs: 2_000 };
 const CONCURRENCY = 32;
 /** Casts per seeded fid: a full page. */
 const SEEDED_PER_FID = 100;
@@ -64,6 +65,27 @@ function openHub(path: string, devchain: Devchain) {
     chain: devchain.chain,
     registry: noNames,
   });
+}
+
+/**
+ * A further round with the server's thread profiled, printed as the measured round's main-thread
+ * CPU per operation split by component (the profiler's own thread makes the profiled round's
+ * figures larger; its shares are what is used).
+ */
+async function profiledRound(measured: Round, run: () => Promise<Round>): Promise<void> {
+  const profile = await profileComponents();
+  await run();
+  const shares = await profile.stop();
+  const mainMicros = measured.server.groups.main / measured.load.done;
+  console.log(
+    `   main thread ${Math.round(mainMicros)} µs/message by component (a profiled round of as many casts):`,
+  );
+  for (const component of COMPONENTS)
+    console.log(
+      `     ${component.padEnd(40)} ${Math.round(shares.get(component)! * mainMicros)
+        .toString()
+        .padStart(4)}`,
+    );
 }
 
 /** `count` casts per fid, each fid's `first`th onwards, oldest first, fids interleaved. */
@@ -135,11 +157,14 @@ export async function benchHub({ quick, cpu, summary }: BenchContext): Promise<v
         },
       ],
     });
+    await profiledRound(submitted, () =>
+      measureRound(cpu, generator, plan(submits(keys, fids, 2 * perFid, perFid))),
+    );
     await hub.close();
 
     // (b) and (c): reads against the stored messages.
     const seeding = performance.now();
-    const more = size.stored - 2 * size.submits;
+    const more = size.stored - 3 * size.submits;
     await seed(hubPath, more);
     console.log(
       `   (seeded ${more.toLocaleString("en-US")} more messages in ${((performance.now() - seeding) / 1000).toFixed(0)} s)`,
