@@ -23,20 +23,25 @@ export class ChannelFollows {
   ) {}
 
   async followers(channelId: string, query: PageQuery): Promise<Page<{ fid: number; followedAt: number }>> {
-    const db = this.ctx.database.db;
     const page = await readPage(
       this.ctx.cursors,
       `followers:${channelId}`,
       query,
       ["t", "i"],
       (after, limit) =>
-        followStore.channelFollowers(db, channelId, after && { at: after.t!, id: after.i! }, limit),
+        followStore.channelFollowers(
+          this.ctx.database,
+          channelId,
+          after && { at: after.t!, id: after.i! },
+          limit,
+        ),
       (row) => ({ t: row.followed_at, i: row.id }),
       (row) => ({ fid: row.fid, followedAt: row.followed_at }),
     );
     // A channel with followers exists, so the hot path needs no second query; only an empty first
     // page tells an unknown channel (404) from one nobody follows yet.
-    if (page.items.length === 0 && query.cursor === undefined) await assertChannel(db, channelId);
+    if (page.items.length === 0 && query.cursor === undefined)
+      await assertChannel(this.ctx.database.db, channelId);
     return page;
   }
 
@@ -47,16 +52,16 @@ export class ChannelFollows {
       query,
       ["t", "i"],
       (after, limit) =>
-        followStore.followedChannels(
-          this.ctx.database.db,
-          fid,
-          after && { at: after.t!, id: after.i! },
-          limit,
-        ),
+        followStore.followedChannels(this.ctx.database, fid, after && { at: after.t!, id: after.i! }, limit),
       (row) => ({ t: row.followed_at, i: row.id }),
       (row) => row,
     );
-    const channels = await this.cache.get(page.items.map((row) => row.channel_id));
+    const first = page.items[0];
+    if (first === undefined) return { ...page, items: [] };
+    const channels = await this.cache.get(
+      page.items.map((row) => row.channel_id),
+      first.channels_version,
+    );
     return {
       ...page,
       items: page.items.map((row) => ({ ...channels.get(row.channel_id)!, followedAt: row.followed_at })),
