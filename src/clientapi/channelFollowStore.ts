@@ -5,7 +5,7 @@ import type { After } from "./paging.js";
 import type { ApiDb, ApiTables } from "./tables.js";
 
 // The keyset page reads are the hot path: each is compiled once per form (first page, later page)
-// and run through `Database.read`, which on SQLite skips Kysely's connection queue.
+// and run through `Database.readArrays`, which on SQLite skips Kysely and builds no row objects.
 
 const keysetParameters = (after: After | undefined) => (after ? [after.at, after.id] : []);
 
@@ -14,9 +14,9 @@ export function channelFollowers(
   channelId: string,
   after: After | undefined,
   limit: number,
-): Promise<{ id: number; fid: number; followed_at: number }[]> {
+): Promise<[id: number, fid: number, followedAt: number][]> {
   const parameters = [channelId, ...keysetParameters(after), limit];
-  return database.read(
+  return database.readArrays(
     compiled(
       database.db,
       "api.channelFollowers",
@@ -45,9 +45,9 @@ export function followedChannels(
   fid: number,
   after: After | undefined,
   limit: number,
-): Promise<{ id: number; channel_id: string; followed_at: number; channels_version: number }[]> {
+): Promise<[id: number, channelId: string, followedAt: number, channelsVersion: number][]> {
   const parameters = [fid, ...keysetParameters(after), limit];
-  return database.read(
+  return database.readArrays(
     compiled(
       database.db,
       "api.followedChannels",
@@ -62,8 +62,6 @@ export function followedChannels(
               .where("name", "=", sql.lit("channels"))
               .as("channels_version"),
           )
-          // The version row is made by a migration and never deleted.
-          .$narrowType<{ channels_version: number }>()
           .where("fid", "=", fid)
           .$if(after !== undefined, (query) =>
             query.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after!.at, after!.id))),
