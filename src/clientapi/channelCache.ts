@@ -6,9 +6,9 @@ const MAX_CACHED = 10_000;
 
 /**
  * Rendered channels kept in memory for the reads that show many channels (all-channels, a user's
- * followed channels). One point read of the
- * channels version per use tells whether any channel row changed since (in any process sharing the
- * database); if so the cache starts over, so answers are never staler than that read.
+ * followed channels). A read of the channels version per use (a point read, or the caller's own)
+ * tells whether any channel row changed since (in any process sharing the database); if so the
+ * cache starts over, so answers are never staler than that read.
  */
 export class ChannelCache {
   private version = -1;
@@ -24,18 +24,26 @@ export class ChannelCache {
     return this.everyChannel;
   }
 
-  async get(ids: string[]): Promise<Map<string, ChannelJson>> {
-    await this.refresh();
-    const missing = [...new Set(ids.filter((id) => !this.channels.has(id)))];
-    if (missing.length > 0) {
-      for (const row of await channelStore.channelsByIds(this.db, missing))
+  /**
+   * The channels `ids` name, no older than `version`: a channels version the caller read no earlier
+   * than it learnt the ids (in the same statement, say), which saves the point read.
+   */
+  async get(ids: string[], version: number): Promise<Map<string, ChannelJson>> {
+    this.startOver(version);
+    const missing = new Set<string>();
+    for (const id of ids) if (!this.channels.has(id)) missing.add(id);
+    if (missing.size > 0) {
+      for (const row of await channelStore.channelsByIds(this.db, [...missing]))
         this.channels.set(row.id, renderChannel(row));
     }
     return this.channels;
   }
 
   private async refresh(): Promise<void> {
-    const version = await channelStore.channelsVersion(this.db);
+    this.startOver(await channelStore.channelsVersion(this.db));
+  }
+
+  private startOver(version: number): void {
     if (version !== this.version || this.channels.size > MAX_CACHED) {
       this.channels.clear();
       this.everyChannel = undefined;

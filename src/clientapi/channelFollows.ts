@@ -23,20 +23,25 @@ export class ChannelFollows {
   ) {}
 
   async followers(channelId: string, query: PageQuery): Promise<Page<{ fid: number; followedAt: number }>> {
-    const db = this.ctx.database.db;
     const page = await readPage(
       this.ctx.cursors,
       `followers:${channelId}`,
       query,
       ["t", "i"],
       (after, limit) =>
-        followStore.channelFollowers(db, channelId, after && { at: after.t!, id: after.i! }, limit),
-      (row) => ({ t: row.followed_at, i: row.id }),
-      (row) => ({ fid: row.fid, followedAt: row.followed_at }),
+        followStore.channelFollowers(
+          this.ctx.database,
+          channelId,
+          after && { at: after.t!, id: after.i! },
+          limit,
+        ),
+      ([id, , followedAt]) => ({ t: followedAt, i: id }),
+      ([, fid, followedAt]) => ({ fid, followedAt }),
     );
     // A channel with followers exists, so the hot path needs no second query; only an empty first
     // page tells an unknown channel (404) from one nobody follows yet.
-    if (page.items.length === 0 && query.cursor === undefined) await assertChannel(db, channelId);
+    if (page.items.length === 0 && query.cursor === undefined)
+      await assertChannel(this.ctx.database.db, channelId);
     return page;
   }
 
@@ -47,19 +52,24 @@ export class ChannelFollows {
       query,
       ["t", "i"],
       (after, limit) =>
-        followStore.followedChannels(
-          this.ctx.database.db,
-          fid,
-          after && { at: after.t!, id: after.i! },
-          limit,
-        ),
-      (row) => ({ t: row.followed_at, i: row.id }),
+        followStore.followedChannels(this.ctx.database, fid, after && { at: after.t!, id: after.i! }, limit),
+      ([id, , followedAt]) => ({ t: followedAt, i: id }),
       (row) => row,
     );
-    const channels = await this.cache.get(page.items.map((row) => row.channel_id));
+    const first = page.items[0];
+    if (first === undefined) return { ...page, items: [] };
+    // The version row is made by a migration and never deleted.
+    const channels = await this.cache.get(
+      page.items.map(([, channelId]) => channelId),
+      first[3],
+    );
     return {
       ...page,
-      items: page.items.map((row) => ({ ...channels.get(row.channel_id)!, followedAt: row.followed_at })),
+      // Not a spread: on Node 20, spreading a rendered channel (its optional fields added one by one)
+      // takes the slow path, about 2 µs a channel against 0.1 µs for Object.assign.
+      items: page.items.map(([, channelId, followedAt]) =>
+        Object.assign({}, channels.get(channelId)!, { followedAt }),
+      ),
     };
   }
 

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
 import { badInput } from "./errors.js";
 
 /**
@@ -10,8 +10,14 @@ export type Position = Record<string, number>;
 
 const MAC_BYTES = 12;
 
+const invalid = () => badInput('query parameter "cursor" is not a cursor this list returned');
+
 export class Cursors {
-  constructor(private readonly key: Buffer) {}
+  private readonly key: KeyObject;
+
+  constructor(key: Buffer) {
+    this.key = createSecretKey(key);
+  }
 
   /** `scope` names the list and its filters, e.g. `followers:music`. */
   encode(scope: string, position: Position): string {
@@ -20,31 +26,25 @@ export class Cursors {
   }
 
   decode(scope: string, cursor: string, fields: readonly string[]): Position {
-    const invalid = badInput('query parameter "cursor" is not a cursor this list returned');
     const [payload, mac, extra] = cursor.split(".");
-    if (payload === undefined || mac === undefined || extra !== undefined) throw invalid;
+    if (payload === undefined || mac === undefined || extra !== undefined) throw invalid();
     const given = Buffer.from(mac, "base64url");
-    if (given.length !== MAC_BYTES || !timingSafeEqual(given, this.mac(scope, payload))) throw invalid;
+    if (given.length !== MAC_BYTES || !timingSafeEqual(given, this.mac(scope, payload))) throw invalid();
     let position: unknown;
     try {
       position = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
     } catch {
-      throw invalid;
+      throw invalid();
     }
-    if (typeof position !== "object" || position === null) throw invalid;
+    if (typeof position !== "object" || position === null) throw invalid();
     const record = position as Record<string, unknown>;
     for (const field of fields) {
-      if (!Number.isSafeInteger(record[field])) throw invalid;
+      if (!Number.isSafeInteger(record[field])) throw invalid();
     }
     return record as Position;
   }
 
   private mac(scope: string, payload: string): Buffer {
-    return createHmac("sha256", this.key)
-      .update(scope)
-      .update("\n")
-      .update(payload)
-      .digest()
-      .subarray(0, MAC_BYTES);
+    return createHmac("sha256", this.key).update(`${scope}\n${payload}`).digest().subarray(0, MAC_BYTES);
   }
 }
