@@ -3,6 +3,7 @@ import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from "kyse
 import pg from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
 import { createPrivateFile } from "./permissions.js";
+import { batchedReads } from "./readBatch.js";
 import { Readers } from "./readers.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { withStatementCache } from "./statementCache.js";
@@ -22,7 +23,8 @@ export interface Database<Tables> {
   durable(): Promise<void>;
   /**
    * Runs a compiled read-only query; on a SQLite file opened with `readers`, on a reader thread
-   * (see readers.ts), so that a big read does not hold up the calling thread.
+   * (see readers.ts), so that a big read does not hold up the calling thread; on SQLite otherwise,
+   * with the other reads of the same turn of the event loop in one read transaction (readBatch.ts).
    */
   read<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
   close(): Promise<void>;
@@ -62,13 +64,15 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma("foreign_keys = ON");
     const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const statements = withStatementCache(sqlite);
+    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: statements }) });
     const readers = file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!) : undefined;
+    const readHere = batchedReads(db as Kysely<unknown>, sqlite, statements);
     return {
       db,
       engine: "sqlite",
       durable: () => sync?.durable() ?? settled,
-      read: async (query) => (readers?.running ? readers.read(query) : (await db.executeQuery(query)).rows),
+      read: (query) => (readers?.running ? readers.read(query) : readHere(query)),
       async close() {
         await readers?.close();
         await db.destroy();
