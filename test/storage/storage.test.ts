@@ -244,3 +244,45 @@ describe("reads on reader threads of a SQLite file", () => {
     }
   });
 });
+
+describe("reads on the calling thread of SQLite", () => {
+  it("run together, each answered or refused alone, never inside a transaction a caller has open", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "castnet-batched-"));
+    const database = openDatabase<Tables>({ engine: "sqlite", path: join(dir, "batched.sqlite") });
+    try {
+      await migrate(database, "demo", migrations);
+      const count = () =>
+        database.read(sql<{ n: number }>`select count(*) as n from demo_log`.compile(database.db));
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const writing = database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("demo_log")
+          .values({ id: undefined, payload: Buffer.from([1]) })
+          .execute();
+        await held;
+      });
+      const reads = Promise.all([
+        count(),
+        database.read(sql`select * from no_such_table`.compile(database.db)).catch((error: Error) => error),
+        count(),
+      ]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      release();
+      await writing;
+      const [before, refused, again] = await reads;
+      // The reads waited for the transaction, then saw its commit; the failing one failed alone.
+      assert.deepEqual(before, [{ n: 1 }]);
+      assert.deepEqual(again, [{ n: 1 }]);
+      assert.match(String(refused), /no such table: no_such_table/);
+      await database.db
+        .insertInto("demo_log")
+        .values({ id: undefined, payload: Buffer.from([2]) })
+        .execute();
+      assert.deepEqual(await count(), [{ n: 2 }]);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
