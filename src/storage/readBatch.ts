@@ -22,16 +22,20 @@ export function batchedReads(
 ): <Row>(query: CompiledQuery<Row>) => Promise<Row[]> {
   let pending: PendingRead[] = [];
 
+  const runOne = (read: PendingRead) => {
+    try {
+      read.resolve(statements.prepare(read.query.sql).all(read.query.parameters));
+    } catch (error) {
+      read.reject(error);
+    }
+  };
+
   const runAll = (batch: readonly PendingRead[]) => {
+    // A lone read is its own transaction: begin and commit would only add to it.
+    if (batch.length === 1) return runOne(batch[0]!);
     statements.prepare("begin").run([]);
     try {
-      for (const read of batch) {
-        try {
-          read.resolve(statements.prepare(read.query.sql).all(read.query.parameters));
-        } catch (error) {
-          read.reject(error);
-        }
-      }
+      for (const read of batch) runOne(read);
     } finally {
       if (sqlite.inTransaction) statements.prepare("commit").run([]);
     }
