@@ -81,7 +81,7 @@ export class RegistryService implements TransferFeed {
 
   /** One page of GET /transfers. */
   listTransfers(filter: TransferFilter): Promise<Transfer[]> {
-    return store.listTransfers(this.db, filter, TRANSFER_PAGE_SIZE);
+    return store.listTransfers(this.options.database, filter, TRANSFER_PAGE_SIZE);
   }
 
   transfersAfter(id: number): Promise<Transfer[]> {

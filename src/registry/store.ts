@@ -2,7 +2,7 @@ import { toHex } from "../protocol/hex.js";
 import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
 import type { Transfer } from "./feed.js";
-import { compiledOnce, runCompiled } from "../storage/index.js";
+import { compiled, compiledOnce, type Database, hexOf } from "../storage/index.js";
 import type { RegistryTables } from "./tables.js";
 
 type Db = Kysely<RegistryTables>;
@@ -62,8 +62,16 @@ function toTransfer(row: Row): Transfer {
   };
 }
 
-/** The hot read of GET /transfers: compiled once per combination of filters (see storage/compiled.ts). */
-export async function listTransfers(db: Db, filter: TransferFilter, limit: number): Promise<Transfer[]> {
+/**
+ * The hot read of GET /transfers: compiled once per combination of filters (see storage/compiled.ts),
+ * and run as a read of the database (on SQLite, batched with the reads of the same moment).
+ */
+export async function listTransfers(
+  database: Database<RegistryTables>,
+  filter: TransferFilter,
+  limit: number,
+): Promise<Transfer[]> {
+  const { db, engine } = database;
   const { afterId, afterTimestamp, name, fid } = filter;
   const parameters: unknown[] = [];
   if (afterId !== undefined) parameters.push(afterId);
@@ -71,25 +79,39 @@ export async function listTransfers(db: Db, filter: TransferFilter, limit: numbe
   if (name !== undefined) parameters.push(name);
   if (fid !== undefined) parameters.push(fid, fid);
   parameters.push(limit);
-  const shape = `registry.transfers|${[afterId, afterTimestamp, name, fid]
-    .map((v) => (v === undefined ? "" : "?"))
-    .join("|")}`;
-  const rows = await runCompiled(
-    db,
-    shape,
-    () => {
-      let query = db.selectFrom("registry_transfers").select(COLUMNS);
-      if (afterId !== undefined) query = query.where("id", ">", afterId);
-      if (afterTimestamp !== undefined) query = query.where("timestamp", ">", afterTimestamp);
-      if (name !== undefined) query = query.where("username", "=", name);
-      if (fid !== undefined)
-        query = query.where((w) => w.or([w("from_fid", "=", fid), w("to_fid", "=", fid)]));
-      query = afterTimestamp !== undefined ? query.orderBy("timestamp").orderBy("id") : query.orderBy("id");
-      return query.limit(limit);
-    },
-    parameters,
+  const shape =
+    `registry.transfers|${afterId === undefined ? "" : "?"}|${afterTimestamp === undefined ? "" : "?"}` +
+    `|${name === undefined ? "" : "?"}|${fid === undefined ? "" : "?"}`;
+  // The rows come out as the API's transfers, hex made by the engine: no conversion per row.
+  const rows = await database.read(
+    compiled(
+      db,
+      shape,
+      () => {
+        let query = db
+          .selectFrom("registry_transfers")
+          .select([
+            "id",
+            "timestamp",
+            "username",
+            hexOf(engine, "owner").as("owner"),
+            "from_fid as from",
+            "to_fid as to",
+            hexOf(engine, "user_signature").as("user_signature"),
+            hexOf(engine, "server_signature").as("server_signature"),
+          ]);
+        if (afterId !== undefined) query = query.where("id", ">", afterId);
+        if (afterTimestamp !== undefined) query = query.where("timestamp", ">", afterTimestamp);
+        if (name !== undefined) query = query.where("username", "=", name);
+        if (fid !== undefined)
+          query = query.where((w) => w.or([w("from_fid", "=", fid), w("to_fid", "=", fid)]));
+        query = afterTimestamp !== undefined ? query.orderBy("timestamp").orderBy("id") : query.orderBy("id");
+        return query.limit(limit);
+      },
+      parameters,
+    ),
   );
-  return rows.map(toTransfer);
+  return rows as Transfer[];
 }
 
 /** The name's newest transfer. Timestamps never decrease per name, so the highest id is also the latest in time. */

@@ -24,7 +24,8 @@ export interface Database<Tables> {
   /**
    * Runs a compiled read-only query: on a SQLite file opened with `readers`, on a reader thread
    * (see readers.ts), so that a big read does not hold up the calling thread; on any other SQLite
-   * file, on a read-only connection of the calling thread's own (readConnection.ts).
+   * file, on a read-only connection of the calling thread's own, the reads of one turn of the event
+   * loop in one read transaction (readConnection.ts).
    */
   read<Row>(query: CompiledQuery<Row>): Promise<Row[]>;
   /**

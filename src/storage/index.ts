@@ -7,6 +7,6 @@ export {
 } from "./database.js";
 export { migrate, migrationsApplied, type Migration, type MigrationProgress } from "./migrate.js";
 export { serializedTransaction } from "./transaction.js";
-export { bytesType, serialType } from "./columns.js";
+export { bytesType, hexOf, serialType } from "./columns.js";
 export { compiled, compiledOnce, runCompiled } from "./compiled.js";
 export { tightenDirectory } from "./permissions.js";

@@ -244,3 +244,45 @@ describe("reads on reader threads of a SQLite file", () => {
     }
   });
 });
+
+describe("reads on the calling thread of SQLite", () => {
+  it("run together on a connection of their own, each answered or refused alone, seeing what was committed when they were asked", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "castnet-batched-"));
+    const database = openDatabase<Tables>({ engine: "sqlite", path: join(dir, "batched.sqlite") });
+    try {
+      await migrate(database, "demo", migrations);
+      const count = () =>
+        database.read(sql<{ n: number }>`select count(*) as n from demo_log`.compile(database.db));
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => (release = resolve));
+      const writing = database.db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto("demo_log")
+          .values({ id: undefined, payload: Buffer.from([1]) })
+          .execute();
+        await held;
+      });
+      // Kysely's connection is held by the open transaction: these reads do not queue behind it.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const [during, refused, again] = await Promise.all([
+        count(),
+        database.read(sql`select * from no_such_table`.compile(database.db)).catch((error: Error) => error),
+        count(),
+      ]);
+      assert.deepEqual(during, [{ n: 0 }]);
+      assert.deepEqual(again, [{ n: 0 }]);
+      assert.match(String(refused), /no such table: no_such_table/);
+      release();
+      await writing;
+      assert.deepEqual(await count(), [{ n: 1 }]);
+      await database.db
+        .insertInto("demo_log")
+        .values({ id: undefined, payload: Buffer.from([2]) })
+        .execute();
+      assert.deepEqual(await count(), [{ n: 2 }]);
+    } finally {
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
