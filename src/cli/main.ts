@@ -1,7 +1,11 @@
-#!/usr/bin/env node
+#!/usr/bin/env -S node --max-semi-space-size=64
 /**
  * The `castnet` command: builds the program from one module per command group and runs it. A bad
  * command line is one line on stderr and exit 2; a failure at run time is one line and exit 1.
+ *
+ * The first line gives V8 semi-spaces of up to 64 MiB (16 by default): a hub's list page is a string
+ * of about 100 KB, and with the default the pages in flight outlived the young generation, so the
+ * garbage collector took more CPU than the reads themselves (docs/performance.md).
  */
 import { type Command, CommanderError } from "commander";
 import { ChainError } from "../devchain/errors.js";
