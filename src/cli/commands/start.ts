@@ -29,11 +29,10 @@ export function registerStart(program: Command): void {
       }
       // A person at a terminal reads lines, not JSON.
       const pretty = process.stderr.isTTY === true;
-      const stack = await startStack(
-        config,
-        createLogger(config.logLevel, pretty),
-        { migrations: (part) => migrationLines(part), catchUp: catchUpLines() },
-      );
+      const stack = await startStack(config, createLogger(config.logLevel, pretty), {
+        migrations: (part) => migrationLines(part),
+        catchUp: catchUpLines(),
+      });
       const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite in ${config.dataDir}`;
       console.log(
         `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
