@@ -138,15 +138,16 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     exposedHeaders: ["x-request-id", "retry-after"],
   });
-  // Hooks of every request take callbacks: an async hook costs a promise per request.
-  app.addHook("onSend", (request, reply, _payload, done) => {
+  // Async on purpose: the answer is then written a turn later, after a refused request's socket is
+  // set to linger, so that a broken body that follows gets no second answer on that socket.
+  app.addHook("onSend", async (request, reply) => {
     reply.header("x-request-id", request.id);
     lingerIfBodyUnread(request.raw, reply.raw);
-    done();
   });
   const metrics = options.metrics ?? new Registry();
   const observe = requestMetrics(metrics);
   const logRequests = options.logger.isLevelEnabled("debug");
+  // A callback, not async: an async hook costs a promise per request.
   app.addHook("onResponse", (request, reply, done) => {
     observe(request, reply);
     // At debug: a line per request costs about as much CPU as a cheap read route itself.
