@@ -17,7 +17,7 @@ import { createDevchain } from "../src/devchain/index.js";
 import { createLogger, listen } from "../src/http/index.js";
 import { NEUTRAL } from "../src/protocol/naming.js";
 import type { BenchContext } from "./context.js";
-import { bareRoute } from "./floors.js";
+import { bareRouteMicros } from "./floors.js";
 import { LoadGenerator, type Plan, type Request } from "./load.js";
 import { steadyRound } from "./round.js";
 
@@ -118,24 +118,13 @@ export async function benchClientApi({ quick, cpu, summary }: BenchContext): Pro
       );
       // The floor answers one real page (with its cursor, which the generator follows all the same).
       const page = await (await fetch(`http://${address}${scenario.requests[0]!.path}`)).text();
-      const bare = await bareRoute(scenario.route, page);
-      let floor;
-      try {
-        floor = await steadyRound(
-          cpu,
-          generator,
-          timed(bare.address, { count: size.warmUps }),
-          timed(bare.address, { durationMs: size.measureMs }),
-        );
-      } finally {
-        await bare.close();
-      }
+      const floor = await bareRouteMicros({ cpu, generator }, scenario.route, page, timed, size);
       summary.report({
         name: scenario.name,
         detail: `${scenario.detail}; concurrency ${CONCURRENCY}, ${size.measureMs / 1000} s after a warm-up of ${size.warmUps.toLocaleString("en-US")} requests; floor: the same rounds on a bare Fastify route answering a real page (${Buffer.byteLength(page).toLocaleString("en-US")} bytes)`,
         unit: "request",
         round: real,
-        floor: { name: "bare route", micros: floor.server.total / floor.load.done },
+        floor: { name: "bare route", micros: floor },
         maxRatio: 2.5,
         targets: [
           { figure: `p99 ${real.load.p99Ms.toFixed(1)} ms`, goal: "≤ 10 ms", met: real.load.p99Ms <= 10 },

@@ -4,6 +4,9 @@
  */
 import { createPublicKey, verify } from "node:crypto";
 import Fastify from "fastify";
+import type { LoadGenerator, Plan } from "./load.js";
+import { steadyRound } from "./round.js";
+import type { ThreadCpu } from "./threadCpu.js";
 import { recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ed25519PublicKey, generateEd25519KeyPair, signEd25519 } from "../src/protocol/ed25519.js";
@@ -55,22 +58,34 @@ export async function eip712RecoverMicros(ms: number): Promise<number> {
   return cpuPerCall(ms, () => recoverTypedDataAddress({ ...typedData, signature }));
 }
 
-export interface BareRoute {
-  /** host:port */
-  address: string;
-  close(): Promise<void>;
-}
-
 /**
- * A bare Fastify app (logger off, one GET route at `path`) answering `body` as JSON: the HTTP
- * server's own cost of a request that returns the same bytes as the real route.
+ * The HTTP server's own cost of a request that returns the same bytes as the real route: a bare
+ * Fastify app (logger off, one GET route at `path`) answering `body` as JSON, measured with the
+ * rounds `plan` makes for an address, in µs of this process's CPU per request.
  */
-export async function bareRoute(path: string, body: string): Promise<BareRoute> {
+export async function bareRouteMicros(
+  measured: { cpu: ThreadCpu; generator: LoadGenerator },
+  path: string,
+  body: string,
+  plan: (address: string, limit: { count: number } | { durationMs: number }) => Plan,
+  sizes: { warmUps: number; measureMs: number },
+): Promise<number> {
   const app = Fastify();
   app.get(path, (_request, reply) => {
     void reply.type("application/json").send(body);
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
-  const { port } = app.server.address() as { port: number };
-  return { address: `127.0.0.1:${port}`, close: () => app.close() };
+  try {
+    const { port } = app.server.address() as { port: number };
+    const address = `127.0.0.1:${port}`;
+    const round = await steadyRound(
+      measured.cpu,
+      measured.generator,
+      plan(address, { count: sizes.warmUps }),
+      plan(address, { durationMs: sizes.measureMs }),
+    );
+    return round.server.total / round.load.done;
+  } finally {
+    await app.close();
+  }
 }

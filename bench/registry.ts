@@ -22,7 +22,7 @@ import { recordTransfer } from "../src/registry/store.js";
 import type { RegistryTables } from "../src/registry/tables.js";
 import { migrate, openDatabase, serializedTransaction } from "../src/storage/index.js";
 import type { BenchContext } from "./context.js";
-import { bareRoute, eip712RecoverMicros } from "./floors.js";
+import { bareRouteMicros, eip712RecoverMicros } from "./floors.js";
 import { LoadGenerator, type Plan, type Request } from "./load.js";
 import { steadyRound } from "./round.js";
 
@@ -161,25 +161,14 @@ export async function benchRegistry({ quick, cpu, summary }: BenchContext): Prom
       timed(address, { durationMs: size.measureMs }),
     );
     const page = await (await fetch(`http://${address}${names[0]!.path}`)).text();
-    const bare = await bareRoute("/transfers", page);
-    let floor;
-    try {
-      floor = await steadyRound(
-        cpu,
-        generator,
-        timed(bare.address, { count: size.warmUps }),
-        timed(bare.address, { durationMs: size.measureMs }),
-      );
-    } finally {
-      await bare.close();
-    }
+    const floor = await bareRouteMicros({ cpu, generator }, "/transfers", page, timed, size);
     const perSecond = (got.load.done / got.load.elapsedMs) * 1000;
     summary.report({
       name: "registry GET /transfers?name=",
       detail: `random names of ${size.seeded.toLocaleString("en-US")}, concurrency ${CONCURRENCY}, ${size.measureMs / 1000} s after a warm-up of ${size.warmUps.toLocaleString("en-US")} requests; floor: the same rounds on a bare Fastify route answering the same ${Buffer.byteLength(page)} bytes`,
       unit: "request",
       round: got,
-      floor: { name: "bare route", micros: floor.server.total / floor.load.done },
+      floor: { name: "bare route", micros: floor },
       maxRatio: 2.5,
       targets: [
         {

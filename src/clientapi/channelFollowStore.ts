@@ -1,4 +1,4 @@
-import { sql } from "kysely";
+import { type SelectQueryBuilder, sql } from "kysely";
 import { compiled, type Database } from "../storage/index.js";
 import { channelsChanged } from "./channelStore.js";
 import type { After } from "./paging.js";
@@ -8,6 +8,21 @@ import type { ApiDb, ApiTables } from "./tables.js";
 // and run through `Database.readArrays`, which on SQLite skips Kysely and builds no row objects.
 
 const keysetParameters = (after: After | undefined) => (after ? [after.at, after.id] : []);
+
+/** A page of follows, newest first, from after the `after` position: its parameters are keysetParameters(after), then limit. */
+function newestFirst<Query extends SelectQueryBuilder<ApiTables, "api_channel_follows", object>>(
+  query: Query,
+  after: After | undefined,
+  limit: number,
+): Query {
+  return query
+    .$if(after !== undefined, (q) =>
+      q.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after!.at, after!.id))),
+    )
+    .orderBy("followed_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit) as Query;
+}
 
 export function channelFollowers(
   database: Database<ApiTables>,
@@ -25,12 +40,7 @@ export function channelFollowers(
           .selectFrom("api_channel_follows")
           .select(["id", "fid", "followed_at"])
           .where("channel_id", "=", channelId)
-          .$if(after !== undefined, (query) =>
-            query.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after!.at, after!.id))),
-          )
-          .orderBy("followed_at", "desc")
-          .orderBy("id", "desc")
-          .limit(limit),
+          .$call((query) => newestFirst(query, after, limit)),
       parameters,
     ),
   );
@@ -63,12 +73,7 @@ export function followedChannels(
               .as("channels_version"),
           )
           .where("fid", "=", fid)
-          .$if(after !== undefined, (query) =>
-            query.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after!.at, after!.id))),
-          )
-          .orderBy("followed_at", "desc")
-          .orderBy("id", "desc")
-          .limit(limit),
+          .$call((query) => newestFirst(query, after, limit)),
       parameters,
     ),
   );
