@@ -9,6 +9,8 @@ import { badInput } from "./errors.js";
 export type Position = Record<string, number>;
 
 const MAC_BYTES = 12;
+/** base64url of MAC_BYTES, unpadded: a MAC of any other length is refused before it is decoded. */
+const MAC_CHARS = 16;
 
 const invalid = () => badInput('query parameter "cursor" is not a cursor this list returned');
 
@@ -27,7 +29,9 @@ export class Cursors {
 
   decode(scope: string, cursor: string, fields: readonly string[]): Position {
     const [payload, mac, extra] = cursor.split(".");
-    if (payload === undefined || mac === undefined || extra !== undefined) throw invalid();
+    // A decoder drops a trailing partial character, so `<mac>x` would pass for `<mac>` unless the
+    // length is checked first.
+    if (payload === undefined || mac?.length !== MAC_CHARS || extra !== undefined) throw invalid();
     const given = Buffer.from(mac, "base64url");
     if (given.length !== MAC_BYTES || !timingSafeEqual(given, this.mac(scope, payload))) throw invalid();
     let position: unknown;

@@ -284,6 +284,8 @@ for (const engine of await testEngines()) {
         for (const tampered of [
           `${forged}.${mac}`,
           `${payload}.AAAA${mac!.slice(4)}`,
+          // Base64 decoders drop a trailing partial character: the cursor is compared as sent.
+          `${payload}.${mac}x`,
           "garbage",
           `${payload}`,
         ]) {
