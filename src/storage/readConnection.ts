@@ -1,8 +1,7 @@
 import SQLite from "better-sqlite3";
 import type { CompiledQuery } from "kysely";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
-
-const CAPACITY = 256;
+import { type CachedStatements, withStatementCache } from "./statementCache.js";
 
 interface PendingRead {
   sql: string;
@@ -24,13 +23,14 @@ interface PendingRead {
  */
 export class ReadConnection {
   readonly #sqlite: SQLite.Database;
-  readonly #statements = new Map<string, SQLite.Statement>();
+  readonly #statements: CachedStatements;
   #pending: PendingRead[] = [];
 
   constructor(path: string) {
     this.#sqlite = new SQLite(path);
     this.#sqlite.pragma("query_only = 1");
     this.#sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+    this.#statements = withStatementCache(this.#sqlite);
   }
 
   rows<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
@@ -42,8 +42,7 @@ export class ReadConnection {
   }
 
   close(): void {
-    this.#statements.clear();
-    this.#sqlite.close();
+    this.#statements.close();
   }
 
   #ask(query: CompiledQuery, arrays: boolean): Promise<unknown[]> {
@@ -59,10 +58,10 @@ export class ReadConnection {
     // A lone read is its own transaction already.
     const together = batch.length > 1;
     try {
-      if (together) this.#statement("begin", false).run();
+      if (together) this.#statements.prepare("begin").run();
       for (const read of batch) {
         try {
-          read.resolve(this.#statement(read.sql, read.arrays).all(read.parameters));
+          read.resolve(this.#statements.prepare(read.sql).raw(read.arrays).all(read.parameters));
         } catch (error) {
           read.reject(error);
         }
@@ -79,17 +78,5 @@ export class ReadConnection {
         }
       }
     }
-  }
-
-  #statement(sql: string, raw: boolean): SQLite.Statement {
-    const key = raw ? `arrays:${sql}` : `rows:${sql}`;
-    let statement = this.#statements.get(key);
-    if (statement === undefined) {
-      if (this.#statements.size >= CAPACITY) this.#statements.delete(this.#statements.keys().next().value!);
-      statement = this.#sqlite.prepare(sql);
-      if (raw) statement.raw(true);
-      this.#statements.set(key, statement);
-    }
-    return statement;
   }
 }

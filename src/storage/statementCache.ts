@@ -1,6 +1,11 @@
 import type SQLite from "better-sqlite3";
 import type { SqliteDatabase } from "kysely";
 
+/** Kysely's view of a connection, with better-sqlite3's own statements (row mode included). */
+export interface CachedStatements extends SqliteDatabase {
+  prepare(sql: string): SQLite.Statement;
+}
+
 const CAPACITY = 512;
 
 /**
@@ -8,7 +13,7 @@ const CAPACITY = 512;
  * query, and preparing costs about as much as running a small indexed read. Kysely runs one query at
  * a time on a connection, so a cached statement is never used by two queries at once.
  */
-export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(sqlite: SQLite.Database): CachedStatements {
   const statements = new Map<string, SQLite.Statement>();
   return {
     prepare(sql) {
