@@ -4,7 +4,7 @@
  */
 import { sql } from "kysely";
 import { compiled, type Database } from "../storage/index.js";
-import { type MessageList, nextKey } from "./messages.js";
+import { lastKey, type MessageList, nextKey, withMore } from "./messages.js";
 import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
@@ -72,18 +72,24 @@ export async function framedPage(
         const joined = postgres
           ? sql<Uint8Array | null>`string_agg(${item}, ''::bytea order by ts_hash ${sql.raw(direction)})`
           : sql<Uint8Array | null>`cast(group_concat(${item}, '') as blob)`;
-        const last = postgres
-          ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(page.reverse ? "asc" : "desc")}))[1]`
-          : sql<Uint8Array | null>`${sql.raw(page.reverse ? "min" : "max")}(ts_hash)`;
-        return database.db
-          .selectFrom(inner.as("page"))
-          .select([joined.as("joined"), sql<number | string>`count(*)`.as("n"), last.as("last")]);
+        return withMore(
+          database.db,
+          list,
+          page,
+          database.db
+            .selectFrom(inner.as("page"))
+            .select([
+              joined.as("joined"),
+              sql<number | string>`count(*)`.as("n"),
+              lastKey(postgres, page.reverse).as("last"),
+            ]),
+        );
       },
-      [...list.parameters, ...seekParameters, page.pageSize],
+      [...list.parameters, ...list.parameters, ...seekParameters, page.pageSize],
     ),
   );
   const count = Number(row?.n ?? 0);
   if (row === undefined || row.joined === null || count === 0)
     return { framed: new Uint8Array(0), next: undefined };
-  return { framed: row.joined, next: await nextKey(database.db, list, page, count, row.last) };
+  return { framed: row.joined, next: nextKey(page, row) };
 }

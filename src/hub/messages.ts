@@ -2,9 +2,9 @@
  * Reads of stored messages. Every list is one indexed range scan in tsHash order (or reverse), resuming after
  * the key its page token carries.
  */
-import { type Kysely, type SelectQueryBuilder, sql } from "kysely";
+import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
-import { compiled, type Database, runCompiled } from "../storage/index.js";
+import { compiled, type Database } from "../storage/index.js";
 import { StoreType } from "./keys.js";
 import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
@@ -36,7 +36,7 @@ type ListBuilder = SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"]
 export interface MessageList {
   shape: string;
   parameters: unknown[];
-  query(after: Uint8Array | undefined, reverse: boolean): ListBuilder;
+  query(after: Uint8Array | Expression<Uint8Array> | undefined, reverse: boolean): ListBuilder;
 }
 
 /** A page of messages as JSON: the messages' JSON joined with commas, in list order. */
@@ -72,20 +72,22 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
         const joined = postgres
           ? sql<string | null>`string_agg(json, ',' order by ts_hash ${sql.raw(direction)})`
           : sql<string | null>`group_concat(json, ',')`;
-        const last = postgres
-          ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(page.reverse ? "asc" : "desc")}))[1]`
-          : sql<Uint8Array | null>`${sql.raw(page.reverse ? "min" : "max")}(ts_hash)`;
-        return database.db
-          .selectFrom(inner.as("page"))
-          .select([
-            joined.as("joined"),
-            sql<number | string>`count(*)`.as("n"),
-            last.as("last"),
-            sql<string | null>`min(json_profile)`.as("low"),
-            sql<string | null>`max(json_profile)`.as("high"),
-          ]);
+        return withMore(
+          database.db,
+          list,
+          page,
+          database.db
+            .selectFrom(inner.as("page"))
+            .select([
+              joined.as("joined"),
+              sql<number | string>`count(*)`.as("n"),
+              lastKey(postgres, page.reverse).as("last"),
+              sql<string | null>`min(json_profile)`.as("low"),
+              sql<string | null>`max(json_profile)`.as("high"),
+            ]),
+        );
       },
-      [...list.parameters, ...seekParameters, page.pageSize],
+      [...list.parameters, ...list.parameters, ...seekParameters, page.pageSize],
     ),
   );
   const count = Number(row?.n ?? 0);
@@ -100,25 +102,48 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
       .execute();
     joined = rows.map((r) => (r.json_profile === ctx.profile ? r.json : ctx.render(r.message))).join(",");
   }
-  return { joined, next: await nextKey(database.db, list, page, count, row.last) };
+  return { joined, next: nextKey(page, row) };
 }
 
-/** The key to resume after a page of `count` items ending at `last`, when more follow. */
-export async function nextKey(
+/** SQL of the last key of a page subquery (aliased `page`) in its list's order. */
+export function lastKey(postgres: boolean, reverse: boolean) {
+  return postgres
+    ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(reverse ? "asc" : "desc")}))[1]`
+    : sql<Uint8Array | null>`${sql.raw(reverse ? "min" : "max")}(ts_hash)`;
+}
+
+interface PageSummary {
+  n: number | string;
+  last: Uint8Array | null;
+}
+
+/**
+ * A page's summary row (its count `n` and `last` key, among what else it selects) with `more`:
+ * whether the list goes on after that key. Asked in the page's own statement, so that it runs where
+ * the page runs (a reader thread, where the database has them) instead of as a second query on the
+ * calling thread's connection, whose cache a big store's random pages miss. The page's parameters
+ * follow the list's own, which the test of `more` takes first.
+ */
+export function withMore<Summary extends PageSummary>(
   db: Db,
   list: MessageList,
   page: PageRequest,
-  count: number,
-  last: Uint8Array | null,
-): Promise<Uint8Array | undefined> {
-  if (count < page.pageSize || last === null) return undefined;
-  const more = await runCompiled(
-    db,
-    `more:${list.shape}|${page.reverse ? "desc" : "asc"}`,
-    () => list.query(last, page.reverse).select("m.ts_hash").limit(1),
-    [...list.parameters, last, 1],
-  );
-  return more.length > 0 ? last : undefined;
+  summary: SelectQueryBuilder<HubTables & { page: object }, "page", Summary>,
+) {
+  return db
+    .selectFrom(summary.as("p"))
+    .selectAll("p")
+    .select((eb) =>
+      eb
+        .exists(list.query(sql.ref<Uint8Array>("p.last"), page.reverse).select(sql.lit(1).as("one")))
+        .as("more"),
+    );
+}
+
+/** The key to resume after a page, when more follow it. */
+export function nextKey(page: PageRequest, row: PageSummary & { more: unknown }): Uint8Array | undefined {
+  const more = row.more === true || Number(row.more) === 1;
+  return Number(row.n) >= page.pageSize && row.last !== null && more ? row.last : undefined;
 }
 
 export interface ListContext {

@@ -149,6 +149,26 @@ for (const engine of await testEngines()) {
         assert.deepEqual(seen, ["cast 0", "cast 1", "cast 2", "cast 3", "cast 4"]);
       });
 
+      it("gives a token after a full page only when more messages follow it", async () => {
+        for (const reverse of [false, true]) {
+          const all = (await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=5&reverse=${reverse}`))
+            .body;
+          assert.equal(all.messages.length, 5);
+          assert.equal(all.nextPageToken, "");
+          const first = (await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=4&reverse=${reverse}`))
+            .body;
+          assert.notEqual(first.nextPageToken, "");
+          const rest = (
+            await get(
+              stack,
+              `/v1/castsByFid?fid=${carol.fid}&pageSize=1&reverse=${reverse}&pageToken=${encodeURIComponent(first.nextPageToken)}`,
+            )
+          ).body;
+          assert.deepEqual(texts(rest), [reverse ? "cast 0" : "cast 4"]);
+          assert.equal(rest.nextPageToken, "");
+        }
+      });
+
       it("pages newest first with reverse, given as true or 1", async () => {
         const reversed = (await get(stack, `/v1/castsByFid?fid=${carol.fid}&pageSize=3&reverse=true`)).body;
         assert.deepEqual(texts(reversed), ["cast 4", "cast 3", "cast 2"]);
