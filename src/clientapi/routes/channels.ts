@@ -4,7 +4,7 @@ import type { ChannelFields, NewChannel } from "../channels.js";
 import type { PageQuery } from "../paging.js";
 import { type Params, operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
-import { pagedJson } from "./paged.js";
+import { paged, pagedJson } from "./paged.js";
 import * as s from "./schemas.js";
 
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
@@ -87,18 +87,12 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
         ),
       },
     },
-    // Sent as text: the schema serialiser, row by row, cost more than the rest of the route.
-    async (request, reply) => {
-      const { channelId, ...query } = request.query;
-      const page = await follows.followers(channelId, query);
-      let users = "";
-      let fids = "";
-      for (const { fid, followedAt } of page.items) {
-        const comma = users === "" ? "" : ",";
-        users += `${comma}{"fid":${fid},"followedAt":${followedAt}}`;
-        fids += `${comma}${fid}`;
-      }
-      return sendJson(reply, pagedJson(page.next, `{"users":[${users}],"fids":[${fids}]}`));
+    async (request) => {
+      const { channelId, ...page } = request.query;
+      return paged(await follows.followers(channelId, page), (users) => ({
+        users,
+        fids: users.map((user) => user.fid),
+      }));
     },
   );
 
