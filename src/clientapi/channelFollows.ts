@@ -5,7 +5,6 @@ import * as channelStore from "./channelStore.js";
 import { unknownChannel } from "./channels.js";
 import type { ApiContext } from "./context.js";
 import { type Page, type PageQuery, readPage } from "./paging.js";
-import type { ChannelJson } from "./render.js";
 import type { ApiDb } from "./tables.js";
 
 async function assertChannel(db: ApiDb, channelId: string): Promise<void> {
@@ -45,7 +44,11 @@ export class ChannelFollows {
     return page;
   }
 
-  async followedChannels(fid: number, query: PageQuery): Promise<Page<ChannelJson & { followedAt: number }>> {
+  /** Each followed channel as its JSON text (ChannelCache.texts), with the time it was followed. */
+  async followedChannels(
+    fid: number,
+    query: PageQuery,
+  ): Promise<Page<{ channelJson: string; followedAt: number }>> {
     const page = await readPage(
       this.ctx.cursors,
       `following:${fid}`,
@@ -59,17 +62,16 @@ export class ChannelFollows {
     const first = page.items[0];
     if (first === undefined) return { ...page, items: [] };
     // The version row is made by a migration and never deleted.
-    const channels = await this.cache.get(
+    const texts = await this.cache.texts(
       page.items.map(([, channelId]) => channelId),
       first[3],
     );
     return {
       ...page,
-      // Not a spread: on Node 20, spreading a rendered channel (its optional fields added one by one)
-      // takes the slow path, about 2 µs a channel against 0.1 µs for Object.assign.
-      items: page.items.map(([, channelId, followedAt]) =>
-        Object.assign({}, channels.get(channelId)!, { followedAt }),
-      ),
+      items: page.items.map(([, channelId, followedAt]) => ({
+        channelJson: texts.get(channelId)!,
+        followedAt,
+      })),
     };
   }
 

@@ -32,23 +32,23 @@ export interface ActionJson {
   imageUrl?: string;
 }
 
+/**
+ * Keys are added in the reference's order (the response schemas' order, routes/schemas.ts), so that
+ * `JSON.stringify` of a channel is the text its schema serialises it to.
+ */
 export function renderChannel(row: ChannelRow): ChannelJson {
-  const channel: ChannelJson = {
-    id: row.id,
-    url: row.url,
-    name: row.name,
-    imageUrl: row.image_url,
-    createdAt: row.created_at,
-    followerCount: row.follower_count,
-  };
+  const channel = { id: row.id, url: row.url, name: row.name } as ChannelJson;
   if (row.description !== null) channel.description = row.description;
   if (row.description_mentions !== null) channel.descriptionMentions = JSON.parse(row.description_mentions);
   if (row.description_mentions_positions !== null)
     channel.descriptionMentionsPositions = JSON.parse(row.description_mentions_positions);
+  channel.imageUrl = row.image_url;
   if (row.header_image_url !== null) channel.headerImageUrl = row.header_image_url;
   if (row.lead_fid !== null) channel.leadFid = row.lead_fid;
   if (row.moderator_fid !== null) channel.moderatorFid = row.moderator_fid;
   if (row.moderator_fids !== null) channel.moderatorFids = JSON.parse(row.moderator_fids);
+  channel.createdAt = row.created_at;
+  channel.followerCount = row.follower_count;
   if (row.member_count !== null) channel.memberCount = row.member_count;
   if (row.pinned_cast_hash !== null) channel.pinnedCastHash = row.pinned_cast_hash;
   if (row.public_casting !== null) channel.publicCasting = row.public_casting === 1;

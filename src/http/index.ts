@@ -7,3 +7,4 @@ export { clientAddressKey } from "./clientAddress.js";
 export { listen, StartupError } from "./listen.js";
 export { createLogger, type Logger } from "./logger.js";
 export { RateLimiter } from "./rateLimiter.js";
+export { sendJson } from "./sendJson.js";

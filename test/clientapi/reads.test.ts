@@ -358,6 +358,67 @@ for (const engine of await testEngines()) {
         await other.close();
       });
 
+      it("writes follow pages byte for byte as their response schemas would, across a cursor", async () => {
+        const text = async (path: string) => {
+          const response = await fetch(`${h.url}${path}`);
+          assert.equal(response.status, 200);
+          assert.equal(response.headers.get("content-type"), "application/json; charset=utf-8");
+          return response.text();
+        };
+        await admin("POST", "/v1/admin/channels", {
+          id: "quotes",
+          url: "https://demo.example/channel/quotes",
+          name: 'The "quoted" \\ channel',
+          description: 'Caf\u00e9 \u65e5\u672c \ud83c\udf89 "hi"\tback\\slash\nline \u0001 </script>',
+          descriptionMentions: [3],
+          descriptionMentionsPositions: [0],
+          imageUrl: "https://demo.example/q.png",
+          headerImageUrl: "https://demo.example/q-header.png",
+          leadFid: 3,
+          moderatorFid: 4,
+          moderatorFids: [4, 5],
+          memberCount: 0,
+          pinnedCastHash: "0x" + "ab".repeat(20),
+          publicCasting: false,
+          externalLink: { title: 'Site "x"', url: "https://demo.example/x?a=1&b=2" },
+          createdAt: NOW - 5000,
+        });
+        await admin("PUT", "/v1/admin/channels/quotes/followers/900", { followedAt: NOW - 20 });
+        await admin("PUT", "/v1/admin/channels/music/followers/900", { followedAt: NOW - 30 });
+        // The single-channel read is still written by its schema's serialiser.
+        const channelText = async (id: string) =>
+          (await text(`/v1/channel?channelId=${id}`)).slice('{"result":{"channel":'.length, -"}}".length);
+        const followed = (json: string, at: number) => `${json.slice(0, -1)},"followedAt":${at}}`;
+
+        const first = await text("/v1/user-following-channels?fid=900&limit=1");
+        const cursor = JSON.parse(first).next.cursor;
+        assert.equal(
+          first,
+          `{"result":{"channels":[${followed(await channelText("quotes"), NOW - 20)}]},"next":{"cursor":"${cursor}"}}`,
+        );
+        assert.equal(
+          await text(`/v1/user-following-channels?fid=900&cursor=${cursor}`),
+          `{"result":{"channels":[${followed(await channelText("music"), NOW - 30)}]}}`,
+        );
+
+        for (const fid of [901, 902, 903])
+          await admin("PUT", `/v1/admin/channels/quotes/followers/${fid}`, { followedAt: NOW - fid + 880 });
+        const users = await text("/v1/channel-followers?channelId=quotes&limit=2");
+        const next = JSON.parse(users).next.cursor;
+        const user = (fid: number) => ({ fid, followedAt: NOW - fid + 880 });
+        assert.equal(
+          users,
+          JSON.stringify({
+            result: { users: [user(900), user(901)], fids: [900, 901] },
+            next: { cursor: next },
+          }),
+        );
+        assert.equal(
+          await text(`/v1/channel-followers?channelId=quotes&cursor=${next}`),
+          JSON.stringify({ result: { users: [user(902), user(903)], fids: [902, 903] } }),
+        );
+      });
+
       it("tells whether a fid follows a channel, and since when", async () => {
         assert.deepEqual(await get("/v1/user-channel?fid=1&channelId=books"), {
           status: 200,

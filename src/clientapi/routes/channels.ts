@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from "fastify";
+import { sendJson } from "../../http/index.js";
 import type { ChannelFields, NewChannel } from "../channels.js";
 import type { PageQuery } from "../paging.js";
 import { type Params, operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
-import { paged } from "./paged.js";
+import { paged, pagedJson } from "./paged.js";
 import * as s from "./schemas.js";
 
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
@@ -106,9 +107,14 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
         response: s.envelope(s.result({ channels: { type: "array", items: s.followedChannel } }), true),
       },
     },
-    async (request) => {
-      const { fid, ...page } = request.query;
-      return paged(await follows.followedChannels(fid, page), (items) => ({ channels: items }));
+    async (request, reply) => {
+      const { fid, ...query } = request.query;
+      const page = await follows.followedChannels(fid, query);
+      // followedAt is the schema's last property: it goes where the channel's text closes.
+      const channels = page.items
+        .map(({ channelJson, followedAt }) => `${channelJson.slice(0, -1)},"followedAt":${followedAt}}`)
+        .join(",");
+      return sendJson(reply, pagedJson(page.next, `{"channels":[${channels}]}`));
     },
   );
 

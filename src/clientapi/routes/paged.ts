@@ -6,3 +6,13 @@ export function paged<T, R extends object>(page: Page<T>, result: (items: T[]) =
     ? { result: result(page.items) }
     : { result: result(page.items), next: { cursor: page.next } };
 }
+
+/**
+ * The same envelope as JSON text, around a result rendered as text already: the bytes the envelope's
+ * schema (schemas.ts) writes, `result` first.
+ */
+export function pagedJson(next: string | undefined, resultJson: string): string {
+  return next === undefined
+    ? `{"result":${resultJson}}`
+    : `{"result":${resultJson},"next":{"cursor":${JSON.stringify(next)}}}`;
+}

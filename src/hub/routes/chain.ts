@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import type { OnChainEvent } from "../../protocol/generated/onchain_event.js";
-import { sendJson } from "./json.js";
+import { sendJson } from "../../http/index.js";
 import { chainOrderKey, pageInMemory, type PageRequest } from "../paging.js";
 import {
   checkTokenLength,

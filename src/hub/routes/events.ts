@@ -3,7 +3,7 @@ import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { renderHubEvent } from "../../protocol/json/index.js";
-import { sendJson } from "./json.js";
+import { sendJson } from "../../http/index.js";
 import { integer } from "./query.js";
 
 // Sent as the renderer's JSON text, in its key order; the schema documents it (src/protocol/json/eventSchema.ts).

@@ -1,12 +1,5 @@
-/** Sending JSON text that is already rendered (stored message JSON), and the loose response schemas for it. */
-import type { FastifyReply } from "fastify";
+/** Pages of message JSON that is already rendered (stored message JSON), and the loose response schemas for them. */
 import type { MessagePage } from "../service.js";
-
-const JSON_TYPE = "application/json; charset=utf-8";
-
-export function sendJson(reply: FastifyReply, json: string | Uint8Array): FastifyReply {
-  return reply.type(JSON_TYPE).send(json);
-}
 
 /** The page's messages as the database joined them, between a head and a tail. */
 export function pageJson(page: MessagePage): string {

@@ -3,7 +3,8 @@ import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
-import { messageSchema, pageJson, pageSchema, sendJson } from "./json.js";
+import { sendJson } from "../../http/index.js";
+import { messageSchema, pageJson, pageSchema } from "./json.js";
 import {
   addressParam,
   checkTokenLength,

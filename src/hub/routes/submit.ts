@@ -8,7 +8,8 @@ import { HubError } from "../../protocol/errors.js";
 import { MAX_MESSAGE_BYTES } from "../engine.js";
 import { bulkMessages } from "../bulk.js";
 import { unsupportedMediaType } from "../errors.js";
-import { messageSchema, sendJson } from "./json.js";
+import { sendJson } from "../../http/index.js";
+import { messageSchema } from "./json.js";
 
 const BULK_BODY_LIMIT = 8 * 1024 * 1024;
 const OCTET_STREAM = "application/octet-stream";
