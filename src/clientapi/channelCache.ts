@@ -6,9 +6,10 @@ const MAX_CACHED = 10_000;
 
 /**
  * Rendered channels kept in memory for the reads that show many channels: all-channels as objects,
- * and a user's followed channels as JSON text, rendered once per channel rather than once per page. A read of the channels version per use (a point read, or the caller's own)
- * tells whether any channel row changed since (in any process sharing the database); if so the
- * cache starts over, so answers are never staler than that read.
+ * and a user's followed channels as JSON text, rendered once per channel rather than once per page.
+ * A read of the channels version per use (a point read, or the caller's own) tells whether any
+ * channel row changed since (in any process sharing the database); if so the cache starts over, so
+ * answers are never staler than that read.
  */
 export class ChannelCache {
   private version = -1;
