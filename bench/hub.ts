@@ -8,6 +8,8 @@
  * (b) GET /v1/castsByFid?pageSize=100 with 1,000,000 messages stored: requests/s (target ≥ 3,000),
  *     p99 (target ≤ 20 ms), CPU per request;
  * (c) resident memory of the hub process holding them (target ≤ 550 MiB).
+ *
+ * The hub-submit suite runs (a) alone.
  */
 import { fork } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -106,7 +108,16 @@ function submits(keys: Uint8Array[], fids: number[], first: number, count: numbe
   return requests;
 }
 
-export async function benchHub({ quick, cpu, summary }: BenchContext): Promise<void> {
+export async function benchHub(context: BenchContext): Promise<void> {
+  await hubBench(context, true);
+}
+
+/** Phase (a) alone: the submit figures without seeding and reading a store. */
+export async function benchHubSubmit(context: BenchContext): Promise<void> {
+  await hubBench(context, false);
+}
+
+async function hubBench({ quick, cpu, summary }: BenchContext, withReads: boolean): Promise<void> {
   const size = quick ? QUICK : FULL;
   const dir = mkdtempSync(join(tmpdir(), "castnet-bench-hub-"));
   const hubPath = join(dir, "hub.sqlite");
@@ -161,6 +172,7 @@ export async function benchHub({ quick, cpu, summary }: BenchContext): Promise<v
       measureRound(cpu, generator, plan(submits(keys, fids, 2 * perFid, perFid))),
     );
     await hub.close();
+    if (!withReads) return;
 
     // (b) and (c): reads against the stored messages.
     const seeding = performance.now();

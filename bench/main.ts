@@ -11,6 +11,7 @@ const SUITES: Record<string, () => Promise<(context: BenchContext) => Promise<vo
   protocol: async () => (await import("./protocol.js")).benchProtocol,
   registry: async () => (await import("./registry.js")).benchRegistry,
   hub: async () => (await import("./hub.js")).benchHub,
+  "hub-submit": async () => (await import("./hub.js")).benchHubSubmit,
   grpc: async () => (await import("./grpc.js")).benchGrpc,
   clientapi: async () => (await import("./clientapi.js")).benchClientApi,
 };

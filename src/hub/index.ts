@@ -109,13 +109,17 @@ async function peerIdOf(database: HubCore["database"]): Promise<string> {
  * takes about 1.3 KB, which the clustered message table keeps within a page only from 8 KiB on;
  * every commit writes each page it touched to the WAL, so 16 KiB pages wrote a third more per
  * message (docs/performance.md). Commits wait for no fsync on the event loop; merges are acknowledged once
- * durable (core.ts). List pages are read on reader threads (storage/readers.ts).
+ * durable (core.ts). List pages are read on reader threads (storage/readers.ts). The writer's page
+ * cache holds the pages merges keep coming back to (each fid's newest leaf of the message table, the
+ * set-key index, the account tables every group reads): with SQLite's 2 MiB, 500 fids' merges
+ * re-read pages from the file.
  */
 const SQLITE_TUNING = {
   pageSize: 8_192,
   backgroundSync: true,
   // Beside the thread that serves HTTP and the verifier pool; one on two cores.
   readers: Math.max(1, Math.min(4, availableParallelism() - 1)),
+  writerCacheMiB: 32,
 };
 
 export async function createHub(options: HubOptions): Promise<Hub> {

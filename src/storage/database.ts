@@ -44,6 +44,11 @@ export interface SqliteTuning {
   backgroundSync?: boolean;
   /** Threads that run `read()` queries on connections of their own (none: on the calling thread). */
   readers?: number;
+  /**
+   * Most memory the page cache of the connection that writes may take, in MiB (SQLite's default is
+   * 2 MiB). It only grows as pages are touched.
+   */
+  writerCacheMiB?: number;
 }
 
 const settled = Promise.resolve();
@@ -73,6 +78,7 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     sqlite.pragma(`synchronous = ${background ? "NORMAL" : "FULL"}`);
     sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     sqlite.pragma("foreign_keys = ON");
+    if (tuning.writerCacheMiB !== undefined) sqlite.pragma(`cache_size = ${-tuning.writerCacheMiB * 1024}`);
     const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     const readers = file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!) : undefined;
