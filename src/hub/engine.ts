@@ -41,8 +41,6 @@ export const MAX_MESSAGE_BYTES = 80 * 1024;
 
 /** Largest group of merges committed in one transaction. */
 const MAX_GROUP = 256;
-/** Longest a group waits for messages still being checked. */
-const GATHER_MS = 2;
 
 /** A message ready for the merge queue, with the verdict of its stateless checks. */
 interface Prepared {
@@ -61,10 +59,6 @@ export class MergeEngine {
   #queue: Waiting[] = [];
   #draining: Promise<void> | undefined;
   #closing = false;
-  /** Messages between the start of `prepare` and their place in the queue. */
-  #preparing = 0;
-  /** Ends the wait of `#gather`, if one is waiting. */
-  #gathered: (() => void) | undefined;
   /** Committed groups waiting for their commit to be durable before they are answered. */
   readonly #unanswered = new Set<Promise<void>>();
   readonly #checks: StateChecks;
@@ -105,15 +99,11 @@ export class MergeEngine {
    */
   async prepare(bytes: Uint8Array, forValidation = false): Promise<Prepared> {
     if (this.#closing) throw new HubError("unavailable", "the hub is shutting down");
-    this.#preparing++;
     try {
       return await this.#prepare(bytes, forValidation);
     } catch (error) {
       if (error instanceof HubError && !forValidation) this.core.metrics.refused(error.errCode);
       throw error;
-    } finally {
-      // A refused message never reaches the queue: the group need not wait for it.
-      if (--this.#preparing === 0) setImmediate(() => this.#gathered?.());
     }
   }
 
@@ -182,41 +172,24 @@ export class MergeEngine {
   #enqueue(prepared: Prepared): Promise<HubError | undefined> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ prepared, resolve, reject });
-      if (this.#preparing === 0 || this.#queue.length >= MAX_GROUP) this.#gathered?.();
       // Started on the next turn of the event loop, so that everything that arrives in this turn
       // joins the group.
       this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
     });
   }
 
+  /**
+   * Commits groups until the queue is empty: each group is what joined while the one before it was
+   * committing. No group waits for messages still in the verifier pool: at concurrency 32 a wait of
+   * 2 ms for them held every message back and halved the hub's throughput (docs/performance.md),
+   * while the groups the commits form by themselves are as large as the verifier's batches.
+   */
   async #drain(): Promise<void> {
     try {
-      while (this.#queue.length > 0) {
-        await this.#gather();
-        await this.#commitGroup(this.#queue.splice(0, MAX_GROUP));
-      }
+      while (this.#queue.length > 0) await this.#commitGroup(this.#queue.splice(0, MAX_GROUP));
     } finally {
       this.#draining = undefined;
     }
-  }
-
-  /**
-   * Group commit: while messages are still being checked (their signatures in the verifier pool),
-   * waits a little for them to join, since one commit (one fsync) for many messages costs about as
-   * much as one for a single message. The wait ends as soon as the last of them has joined (or been
-   * refused), the group is full or GATHER_MS has passed; it never polls, which would take the
-   * thread from the requests it waits for.
-   */
-  async #gather(): Promise<void> {
-    if (this.#preparing === 0 || this.#queue.length >= MAX_GROUP) return;
-    await new Promise<void>((resolve) => {
-      const timer = setTimeout(() => this.#gathered?.(), GATHER_MS);
-      this.#gathered = () => {
-        clearTimeout(timer);
-        this.#gathered = undefined;
-        resolve();
-      };
-    });
   }
 
   /** Commits a group; its messages are answered once the commit is durable. */
