@@ -124,6 +124,11 @@ interface Waiting {
 
 /** Workers a request may lose before it is answered "unavailable" rather than tried again. */
 const MAX_LOSSES = 2;
+/**
+ * Batches a worker may hold at once: the next waits in its queue while it checks one, so that it
+ * does not sit idle while this thread is busy (committing a group, say) before sending it more.
+ */
+const BATCHES_PER_WORKER = 2;
 /** Workers in a row that may die before they are ready before the pool stops starting new ones. */
 const MAX_FAILED_STARTS = 3;
 
@@ -132,17 +137,18 @@ function unavailable(reason: string): HubError {
 }
 
 /**
- * Each worker has at most one batch in flight: requests that arrive while every worker is busy wait
- * and leave together as the next batch, so that batches grow with the load and the cost of waking
- * a thread is shared by many messages. A worker that dies is replaced, and the requests it held are
+ * Each worker holds at most BATCHES_PER_WORKER batches: requests that arrive while every worker is
+ * full wait and leave together as the next batch, so that batches grow with the load and the cost
+ * of waking a thread is shared by many messages. A worker that dies is replaced, and the requests it held are
  * tried again on another; if workers die as they start, the pool gives up and answers every request
  * "unavailable" rather than keep them waiting.
  */
 export class WorkerPool implements Verifier {
   readonly #workers: Worker[] = [];
-  readonly #idle: Worker[] = [];
+  /** Each worker once for every batch it may take more (BATCHES_PER_WORKER at most). */
+  readonly #free: Worker[] = [];
   /** The batch each busy worker holds, by request id. */
-  readonly #held = new Map<Worker, number[]>();
+  readonly #held = new Map<Worker, Set<number>>();
   readonly #waiting = new Map<number, Waiting>();
   #queue: VerifyRequest[] = [];
   #nextId = 1;
@@ -185,15 +191,23 @@ export class WorkerPool implements Verifier {
     const worker = spawn(this.profile);
     let ready = false;
     worker.on("message", (reply: VerifyReply | "ready") => {
-      this.#held.delete(worker);
       if (reply === "ready") {
         ready = true;
         this.#failedStarts = 0;
+        this.#held.set(worker, new Set());
+        for (let i = 0; i < BATCHES_PER_WORKER; i++) this.#free.push(worker);
       } else {
-        for (const id of reply.passed) this.#settle(id, undefined);
-        for (const verdict of reply.failed) this.#settle(verdict.id, toError(verdict));
+        const held = this.#held.get(worker)!;
+        for (const id of reply.passed) {
+          held.delete(id);
+          this.#settle(id, undefined);
+        }
+        for (const verdict of reply.failed) {
+          held.delete(verdict.id);
+          this.#settle(verdict.id, toError(verdict));
+        }
+        this.#free.push(worker);
       }
-      this.#idle.push(worker);
       if (this.#queue.length > 0) this.#flush();
       else if (this.#waiting.size === 0) for (const w of this.#workers) w.unref();
     });
@@ -207,7 +221,7 @@ export class WorkerPool implements Verifier {
   /** A worker ended: its requests are queued again (or refused after MAX_LOSSES), and it is replaced. */
   #lost(worker: Worker, wasReady: boolean): void {
     remove(this.#workers, worker);
-    remove(this.#idle, worker);
+    while (this.#free.includes(worker)) remove(this.#free, worker);
     const held = this.#held.get(worker) ?? [];
     this.#held.delete(worker);
     if (this.#closed) return;
@@ -229,7 +243,7 @@ export class WorkerPool implements Verifier {
 
   /** Sends the queue on the next turn of the event loop, so that everything arriving in this turn travels together. */
   #schedule(): void {
-    if (this.#scheduled || this.#idle.length === 0 || this.#queue.length === 0) return;
+    if (this.#scheduled || this.#free.length === 0 || this.#queue.length === 0) return;
     this.#scheduled = true;
     setImmediate(() => {
       this.#scheduled = false;
@@ -243,14 +257,14 @@ export class WorkerPool implements Verifier {
     waiting?.resolve(error);
   }
 
-  /** Shares the queue among the idle workers. */
+  /** Shares the queue among the workers that may take a batch, one batch each. */
   #flush(): void {
-    const idle = this.#idle.length;
-    if (idle === 0 || this.#queue.length === 0) return;
+    if (this.#free.length === 0 || this.#queue.length === 0) return;
+    const workers = [...new Set(this.#free)];
     const queue = this.#queue;
     this.#queue = [];
-    const share = Math.ceil(queue.length / idle);
-    for (let i = 0; i < queue.length; i += share) {
+    const share = Math.ceil(queue.length / workers.length);
+    for (let i = 0, w = 0; i < queue.length; i += share, w++) {
       const requests = queue.slice(i, i + share);
       this.batchSizes?.observe(requests.length);
       const batch = packBatch(requests);
@@ -260,11 +274,10 @@ export class WorkerPool implements Verifier {
         batch.ids.buffer,
         batch.nows.buffer,
       ] as ArrayBuffer[];
-      const worker = this.#idle.pop()!;
-      this.#held.set(
-        worker,
-        requests.map((r) => r.id),
-      );
+      const worker = workers[w]!;
+      remove(this.#free, worker);
+      const held = this.#held.get(worker)!;
+      for (const request of requests) held.add(request.id);
       worker.postMessage(batch, buffers);
     }
   }
