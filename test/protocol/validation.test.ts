@@ -265,6 +265,35 @@ test("accepts a signature over the data bytes instead of the hash", async () => 
   assert.ok(accepted.ok && accepted.signedOver === "dataBytes");
 });
 
+test("refuses signatures that only a small-order signer key or a non-canonical S makes valid", async () => {
+  const now = Date.now();
+  const { message } = followAhead(now - 700_000);
+  // The identity point as the signer and (R = identity, S = 0) as the signature satisfy the
+  // cofactorless equation for every message: whoever gets such a key approved could be forged by
+  // anyone. The reference verifies strictly and refuses both.
+  const identity = new Uint8Array(32);
+  identity[0] = 1;
+  const forged: Message = {
+    ...message,
+    signer: identity,
+    signature: new Uint8Array([...identity, ...new Uint8Array(32)]),
+  };
+  const refused = await validateMessage(forged, undefined, { now: () => now });
+  assert.equal(refused.ok ? "" : refused.error.message, "invalid signature");
+  // S + L in place of S: the same point equation, but an encoding the reference refuses.
+  const L = 2n ** 252n + 27742317777372353535851937790883648493n;
+  let s = 0n;
+  for (let i = 31; i >= 0; i--) s = (s << 8n) | BigInt(message.signature[32 + i]!);
+  const bumped = new Uint8Array(message.signature);
+  let t = s + L;
+  for (let i = 0; i < 32; i++, t >>= 8n) bumped[32 + i] = Number(t & 0xffn);
+  const nonCanonical = await validateMessage({ ...message, signature: bumped }, undefined, {
+    now: () => now,
+  });
+  assert.equal(nonCanonical.ok ? "" : nonCanonical.error.message, "invalid signature");
+  assert.ok((await validateMessage(message, undefined, { now: () => now })).ok);
+});
+
 test("refuses contract verifications", async () => {
   const contract = MessageData.fromPartial({
     type: 7,
