@@ -139,15 +139,15 @@ function unavailable(reason: string): HubError {
 /**
  * Each worker holds at most BATCHES_PER_WORKER batches: requests that arrive while every worker is
  * full wait and leave together as the next batch, so that batches grow with the load and the cost
- * of waking a thread is shared by many messages. A worker that dies is replaced, and the requests it held are
- * tried again on another; if workers die as they start, the pool gives up and answers every request
- * "unavailable" rather than keep them waiting.
+ * of waking a thread is shared by many messages. A worker that dies is replaced, and the requests
+ * it held are tried again on another; if workers die as they start, the pool gives up and answers
+ * every request "unavailable" rather than keep them waiting.
  */
 export class WorkerPool implements Verifier {
   readonly #workers: Worker[] = [];
   /** Each worker once for every batch it may take more (BATCHES_PER_WORKER at most). */
   readonly #free: Worker[] = [];
-  /** The batch each busy worker holds, by request id. */
+  /** The ids of the requests in the batches each worker holds. */
   readonly #held = new Map<Worker, Set<number>>();
   readonly #waiting = new Map<number, Waiting>();
   #queue: VerifyRequest[] = [];
