@@ -3,8 +3,8 @@
  * repeated field and joined by the database.
  */
 import { sql } from "kysely";
-import { compiled, type Database } from "../storage/index.js";
-import { lastKey, type MessageList, nextKey, withMore } from "./messages.js";
+import type { Database } from "../storage/index.js";
+import { type MessageList, nextKey, pageStatement } from "./messages.js";
 import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
@@ -53,13 +53,14 @@ export async function framedPage(
 ): Promise<FramedPage> {
   const direction = page.reverse ? "desc" : "asc";
   const postgres = database.engine === "postgres";
-  const seekParameters = page.after === undefined ? [] : [page.after];
   const [row] = await database.read(
-    compiled(
-      database.db,
-      `framed:${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`,
-      () => {
-        const inner = list
+    pageStatement(
+      database,
+      "framed",
+      list,
+      page,
+      () =>
+        list
           .query(page.after, page.reverse)
           .select([
             "m.ts_hash as ts_hash",
@@ -67,25 +68,16 @@ export async function framedPage(
             sql<number>`${sql.raw(postgres ? "octet_length" : "length")}(m.message)`.as("size"),
           ])
           .orderBy("m.ts_hash", direction)
-          .limit(page.pageSize);
+          .limit(page.pageSize),
+      (rows) => {
         const item = sql.raw(framedMessage(postgres));
-        const joined = postgres
-          ? sql<Uint8Array | null>`string_agg(${item}, ''::bytea order by ts_hash ${sql.raw(direction)})`
-          : sql<Uint8Array | null>`cast(group_concat(${item}, '') as blob)`;
-        return withMore(
-          database.db,
-          list,
-          page,
-          database.db
-            .selectFrom(inner.as("page"))
-            .select([
-              joined.as("joined"),
-              sql<number | string>`count(*)`.as("n"),
-              lastKey(postgres, page.reverse).as("last"),
-            ]),
+        return rows.select(
+          (postgres
+            ? sql<Uint8Array | null>`string_agg(${item}, ''::bytea order by ts_hash ${sql.raw(direction)})`
+            : sql<Uint8Array | null>`cast(group_concat(${item}, '') as blob)`
+          ).as("joined"),
         );
       },
-      [...list.parameters, ...list.parameters, ...seekParameters, page.pageSize],
     ),
   );
   const count = Number(row?.n ?? 0);

@@ -57,37 +57,27 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
   const { database } = ctx;
   const direction = page.reverse ? "desc" : "asc";
   const postgres = database.engine === "postgres";
-  const seekParameters = page.after === undefined ? [] : [page.after];
-  const shape = `${list.shape}|${page.after === undefined ? "" : "after"}|${direction}`;
   const [row] = await database.read(
-    compiled(
-      database.db,
-      `page:${shape}`,
-      () => {
-        const inner = list
+    pageStatement(
+      database,
+      "page",
+      list,
+      page,
+      () =>
+        list
           .query(page.after, page.reverse)
           .select(["m.ts_hash as ts_hash", "m.json as json", "m.json_profile as json_profile"])
           .orderBy("m.ts_hash", direction)
-          .limit(page.pageSize);
-        const joined = postgres
-          ? sql<string | null>`string_agg(json, ',' order by ts_hash ${sql.raw(direction)})`
-          : sql<string | null>`group_concat(json, ',')`;
-        return withMore(
-          database.db,
-          list,
-          page,
-          database.db
-            .selectFrom(inner.as("page"))
-            .select([
-              joined.as("joined"),
-              sql<number | string>`count(*)`.as("n"),
-              lastKey(postgres, page.reverse).as("last"),
-              sql<string | null>`min(json_profile)`.as("low"),
-              sql<string | null>`max(json_profile)`.as("high"),
-            ]),
-        );
-      },
-      [...list.parameters, ...list.parameters, ...seekParameters, page.pageSize],
+          .limit(page.pageSize),
+      (rows) =>
+        rows.select([
+          (postgres
+            ? sql<string | null>`string_agg(json, ',' order by ts_hash ${sql.raw(direction)})`
+            : sql<string | null>`group_concat(json, ',')`
+          ).as("joined"),
+          sql<string | null>`min(json_profile)`.as("low"),
+          sql<string | null>`max(json_profile)`.as("high"),
+        ]),
     ),
   );
   const count = Number(row?.n ?? 0);
@@ -106,7 +96,7 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
 }
 
 /** SQL of the last key of a page subquery (aliased `page`) in its list's order. */
-export function lastKey(postgres: boolean, reverse: boolean) {
+function lastKey(postgres: boolean, reverse: boolean) {
   return postgres
     ? sql<Uint8Array | null>`(array_agg(ts_hash order by ts_hash ${sql.raw(reverse ? "asc" : "desc")}))[1]`
     : sql<Uint8Array | null>`${sql.raw(reverse ? "min" : "max")}(ts_hash)`;
@@ -117,27 +107,48 @@ interface PageSummary {
   last: Uint8Array | null;
 }
 
+type PageRows<Row> = SelectQueryBuilder<HubTables & { page: Row }, "page", PageSummary>;
+
 /**
- * A page's summary row (its count `n` and `last` key, among what else it selects) with `more`:
- * whether the list goes on after that key. Asked in the page's own statement, so that it runs where
- * the page runs (a reader thread, where the database has them) instead of as a second query on the
- * calling thread's connection, whose cache a big store's random pages miss. The page's parameters
- * follow the list's own, which the test of `more` takes first.
+ * One statement for a page of `list`, compiled once per form: the page's rows (`rows`, in list
+ * order) summarised into one row, with their count `n`, the `last` key, what `summarise` selects
+ * besides, and `more`: whether the list goes on after that key. `more` is asked in the page's own
+ * statement, so that it runs where the page runs (a reader thread, where the database has them)
+ * instead of as a second query on the calling thread's connection, whose cache a big store's random
+ * pages miss.
  */
-export function withMore<Summary extends PageSummary>(
-  db: Db,
+export function pageStatement<Row, Summary extends PageSummary>(
+  database: Database<HubTables>,
+  name: string,
   list: MessageList,
   page: PageRequest,
-  summary: SelectQueryBuilder<HubTables & { page: object }, "page", Summary>,
+  rows: () => SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"] }, "m", Row>,
+  summarise: (page: PageRows<Row>) => SelectQueryBuilder<HubTables & { page: Row }, "page", Summary>,
 ) {
-  return db
-    .selectFrom(summary.as("p"))
-    .selectAll("p")
-    .select((eb) =>
-      eb
-        .exists(list.query(sql.ref<Uint8Array>("p.last"), page.reverse).select(sql.lit(1).as("one")))
-        .as("more"),
-    );
+  const postgres = database.engine === "postgres";
+  const db = database.db;
+  const seek = page.after === undefined ? [] : [page.after];
+  return compiled(
+    db,
+    `${name}:${list.shape}|${page.after === undefined ? "" : "after"}|${page.reverse ? "desc" : "asc"}`,
+    () => {
+      const summary = summarise(
+        db
+          .selectFrom(rows().as("page"))
+          .select([sql<number | string>`count(*)`.as("n"), lastKey(postgres, page.reverse).as("last")]),
+      );
+      return db
+        .selectFrom(summary.as("p"))
+        .selectAll("p")
+        .select((eb) =>
+          eb
+            .exists(list.query(sql.ref<Uint8Array>("p.last"), page.reverse).select(sql.lit(1).as("one")))
+            .as("more"),
+        );
+    },
+    // The list's own parameters for `more` (selected before the page), then the page's.
+    [...list.parameters, ...list.parameters, ...seek, page.pageSize],
+  );
 }
 
 /** The key to resume after a page, when more follow it. */
