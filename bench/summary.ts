@@ -34,7 +34,7 @@ export interface Phase {
 }
 
 /** A line of the summary; a phase's further targets leave its name and figure blank. */
-interface Row {
+export interface Row {
   phase: string;
   micros: number | undefined;
   floor?: number;
@@ -113,6 +113,16 @@ export class Summary {
       lines.push(`server µs/${phase.unit} by thread: ${split}; load generator ${int(load.cpuMicros / ops)}`);
     }
     for (const line of lines) console.log(`   ${line}`);
+    this.#rows.push(...rows);
+  }
+
+  /** This process's lines, for the process that prints the table. */
+  rows(): Row[] {
+    return this.#rows;
+  }
+
+  /** Lines reported in another process. */
+  add(rows: Row[]): void {
     this.#rows.push(...rows);
   }
 
