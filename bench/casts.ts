@@ -8,6 +8,9 @@ import { encodeMessage } from "../src/protocol/message.js";
 import type { Devchain } from "../src/devchain/index.js";
 import type { TransferFeed } from "../src/registry/feed.js";
 
+/** The seeded store's fids (bench/hubSeed.ts) start here, far above those the devchain registers. */
+export const FIRST_SEEDED_FID = 1_000_000;
+
 /** A feed with no transfers: names play no part here. */
 export const noNames: TransferFeed = {
   signer: async () => privateKeyToAccount(generatePrivateKey()).address,

@@ -13,13 +13,13 @@ import { decodeMessage, makeTsHash } from "../src/protocol/message.js";
 import { NEUTRAL } from "../src/protocol/naming.js";
 import { currentProtocolTime } from "../src/protocol/time.js";
 import { migrate, openDatabase } from "../src/storage/index.js";
-import { castData, signer } from "./casts.js";
+import { castData, FIRST_SEEDED_FID, signer } from "./casts.js";
 
 const SEED_BATCH = 2_000;
 
 /**
  * Messages written straight through the hub's tables in big transactions, as the merge would write
- * them (the read benchmark only reads): `perFid` casts of each fid from 1,000,000 on.
+ * them (the read benchmark only reads): `perFid` casts of each fid from FIRST_SEEDED_FID on.
  */
 async function seed(path: string, count: number, perFid: number): Promise<void> {
   const database = openDatabase<HubTables>({ engine: "sqlite", path });
@@ -30,7 +30,7 @@ async function seed(path: string, count: number, perFid: number): Promise<void> 
   for (let from = 0; from < count; from += SEED_BATCH) {
     const rows: Insertable<HubTables["hub_messages"]>[] = [];
     for (let i = from; i < Math.min(count, from + SEED_BATCH); i++) {
-      const fid = 1_000_000 + Math.floor(i / perFid);
+      const fid = FIRST_SEEDED_FID + Math.floor(i / perFid);
       const timestamp = start + (i % perFid);
       const bytes = signers[i % 64]!(castData(fid, timestamp, `seeded cast ${i % perFid} of fid ${fid}`));
       const { message } = decodeMessage(bytes);
@@ -65,7 +65,7 @@ async function seed(path: string, count: number, perFid: number): Promise<void> 
       .insertInto("hub_store_counts")
       .values(
         Array.from({ length: Math.min(1000, fids - i) }, (_, j) => ({
-          fid: 1_000_000 + i + j,
+          fid: FIRST_SEEDED_FID + i + j,
           store: StoreType.CASTS,
           count: Math.min(perFid, count - (i + j) * perFid),
         })),

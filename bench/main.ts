@@ -13,31 +13,33 @@ import { ThreadCpu } from "./threadCpu.js";
 const SUITES: Record<string, () => Promise<(context: BenchContext) => Promise<void>>> = {
   protocol: async () => (await import("./protocol.js")).benchProtocol,
   registry: async () => (await import("./registry.js")).benchRegistry,
-  hub: async () => (await import("./hub.js")).benchHub,
   "hub-submit": async () => (await import("./hub.js")).benchHubSubmit,
+  "hub-reads": async () => (await import("./hub.js")).benchHubReads,
   grpc: async () => (await import("./grpc.js")).benchGrpc,
   clientapi: async () => (await import("./clientapi.js")).benchClientApi,
 };
-/** Run when no suite is named: hub-submit is the first phase of hub, for runs of that phase alone. */
-const EVERY_SUITE = Object.keys(SUITES).filter((name) => name !== "hub-submit");
+/** Names that stand for several suites. */
+const GROUPS: Record<string, string[]> = { hub: ["hub-submit", "hub-reads"] };
 
 const args = process.argv.slice(2);
 const flags = args.filter((arg) => arg.startsWith("-"));
 const wanted = args.filter((arg) => !arg.startsWith("-"));
 const unknownFlags = flags.filter((flag) => flag !== "--quick");
-const unknownSuites = wanted.filter((name) => !(name in SUITES));
+const unknownSuites = wanted.filter((name) => !(name in SUITES) && !(name in GROUPS));
 if (unknownFlags.length > 0 || unknownSuites.length > 0) {
   if (unknownFlags.length > 0)
     console.error(`unknown option ${unknownFlags.join(", ")}; the one option is --quick`);
   if (unknownSuites.length > 0)
-    console.error(`unknown suite ${unknownSuites.join(", ")}; choose from ${Object.keys(SUITES).join(", ")}`);
+    console.error(
+      `unknown suite ${unknownSuites.join(", ")}; choose from ${[...Object.keys(SUITES), ...Object.keys(GROUPS)].join(", ")}`,
+    );
   console.error("usage: npm run bench -- [--quick] [suite ...]");
   process.exit(2);
 }
 
 const quick = flags.includes("--quick");
 const summary = new Summary(quick);
-const suites = wanted.length > 0 ? wanted : EVERY_SUITE;
+const suites = wanted.length > 0 ? wanted.flatMap((name) => GROUPS[name] ?? [name]) : Object.keys(SUITES);
 
 if (process.send === undefined) {
   // Each suite runs in a process of its own, so that its servers' memory and collector state are
@@ -65,7 +67,9 @@ function runAlone(name: string): Promise<Row[]> {
     child.once("message", (message) => (rows = message as Row[]));
     child.once("error", reject);
     child.once("exit", (code) =>
-      code === 0 && rows !== undefined ? resolve(rows) : reject(new Error(`suite ${name} exited with ${code}`)),
+      code === 0 && rows !== undefined
+        ? resolve(rows)
+        : reject(new Error(`suite ${name} exited with ${code}`)),
     );
   });
 }
