@@ -43,8 +43,7 @@ const suites = wanted.length > 0 ? wanted.flatMap((name) => GROUPS[name] ?? [nam
 
 if (process.send === undefined) {
   // Each suite runs in a process of its own, so that its servers' memory and collector state are
-  // theirs, not what the suites before it left behind: a castsByFid round after the protocol and
-  // registry suites in one process promoted 11 MB per scavenge and doubled its p99.
+  // theirs, not what the suites before it left behind (a resident-memory figure would hold it all).
   for (const name of suites) {
     console.log(`\n== ${summary.heading(name)} ==`);
     summary.add(await runAlone(name));
