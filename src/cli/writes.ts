@@ -2,16 +2,16 @@
  * What an account does at the registry and the hub, each as a third-party client does it: the
  * building blocks the everyday commands and the demo seed share.
  */
-import { bytesToHex, type Hex } from "viem";
+import type { Hex, LocalAccount } from "viem";
 import type { SignedKeyRequestJson } from "../clientapi/index.js";
 import { generateEd25519KeyPair } from "../protocol/ed25519.js";
-import { privateKeyToAccount } from "viem/accounts";
+// Each from its own module: the eip712 index also loads what pulls in all of viem (ABI coding).
 import {
   RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS,
   signSignedKeyRequest,
-  signUsernameProof,
-  signVerificationClaim,
-} from "../protocol/eip712/index.js";
+} from "../protocol/eip712/signedKeyRequest.js";
+import { signUsernameProof } from "../protocol/eip712/usernameProof.js";
+import { signVerificationClaim } from "../protocol/eip712/verificationClaim.js";
 import {
   CastType,
   MessageType,
@@ -19,7 +19,7 @@ import {
   ReactionType,
   UserDataType,
 } from "../protocol/generated/message.js";
-import { fromHex } from "../protocol/hex.js";
+import { fromHex, toHex } from "../protocol/hex.js";
 import { NEUTRAL } from "../protocol/naming.js";
 import type { Context } from "./context.js";
 import type { HubMessage } from "./http/hub.js";
@@ -32,6 +32,12 @@ import { type CastTarget, type MentionedText, mention } from "./targets.js";
 export type Actor = { name: string; account: StoredAccount };
 
 const HUB_WAIT_MS = 20_000;
+
+/** The account of a custody or wallet key, loading viem's accounts only for the writes that sign with one. */
+async function ethereumAccount(key: Hex): Promise<LocalAccount> {
+  const { privateKeyToAccount } = await import("viem/accounts");
+  return privateKeyToAccount(key);
+}
 
 /** The hub follows the registry; a USERNAME is accepted only once the hub holds the name's proof. */
 async function untilHubHolds(context: Context, name: string, fid: number): Promise<void> {
@@ -49,7 +55,7 @@ export async function registerName(
   actor: Actor,
   name: string,
 ): Promise<{ transfer: Transfer; message: HubMessage }> {
-  const custody = privateKeyToAccount(actor.account.custodyPrivateKey);
+  const custody = await ethereumAccount(actor.account.custodyPrivateKey);
   const timestamp = await context.registry.currentTime();
   const signature = await signUsernameProof(custody, NEUTRAL, { name, timestamp, owner: custody.address });
   const transfer = await context.registry.transfer({
@@ -151,7 +157,7 @@ export async function verifyAddress(
   actor: Actor,
   key: Hex,
 ): Promise<{ address: Hex; message: HubMessage }> {
-  const wallet = privateKeyToAccount(key);
+  const wallet = await ethereumAccount(key);
   const block = await request<{ hash: Hex }>("devchain", context.chainBase, "/v1/blocks/latest");
   const claim = {
     fid: actor.account.fid,
@@ -184,9 +190,9 @@ export async function requestKey(
 ): Promise<SignedKeyRequestJson> {
   const app = context.keystore().get(appName);
   const key = generateEd25519KeyPair();
-  const publicKey = bytesToHex(key.publicKey);
+  const publicKey = toHex(key.publicKey);
   const deadline = Math.floor(Date.now() / 1000) + RECOMMENDED_SIGNED_KEY_REQUEST_VALIDITY_SECONDS;
-  const custody = privateKeyToAccount(app.custodyPrivateKey);
+  const custody = await ethereumAccount(app.custodyPrivateKey);
   const signature = await signSignedKeyRequest(custody, NEUTRAL, {
     requestFid: app.fid,
     key: publicKey,
@@ -202,7 +208,7 @@ export async function requestKey(
   context.keystore().keepRequestedKey(signedKeyRequest.token, {
     app: appName,
     publicKey,
-    privateKey: bytesToHex(key.privateKey),
+    privateKey: toHex(key.privateKey),
   });
   return signedKeyRequest;
 }

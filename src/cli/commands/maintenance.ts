@@ -5,7 +5,6 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
-import Database from "better-sqlite3";
 import { type Command, Option } from "commander";
 import { type CommonOptions, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
@@ -42,6 +41,8 @@ export function registerMaintenance(program: Command): void {
     if (existsSync(dir) && readdirSync(dir).length > 0)
       throw new UsageError(`${dir} is not empty: back up into a new directory`);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Loaded here, like every command's heavy modules, so that other commands start without it.
+    const { default: Database } = await import("better-sqlite3");
     const copied: string[] = [];
     for (const part of PARTS) {
       const source = join(dataDir, `${part}.sqlite`);

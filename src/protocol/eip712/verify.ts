@@ -1,19 +1,22 @@
-import {
-  bytesToHex,
-  hashTypedData,
-  isHex,
-  recoverAddress,
-  type Address,
-  type Hex,
-  type TypedDataDefinition,
-} from "viem";
+import type { Address, Hex, TypedDataDefinition } from "viem";
+import { once } from "../../once.js";
+import { toHex } from "../hex.js";
 import { PROFILES, type NamingProfile } from "../naming.js";
+
+/**
+ * viem's EIP-712 hashing and key recovery, loaded when the first signature is checked: loading
+ * viem's entry module costs a process about half a second of CPU, which a command or a worker that
+ * never checks one (most of them) should not pay at start.
+ */
+const viem = once(() => import("viem"));
+
+const HEX = /^0x[0-9a-fA-F]*$/;
 
 export type SignatureInput = Hex | Uint8Array;
 
 export function signatureHex(signature: SignatureInput): Hex | undefined {
-  if (signature instanceof Uint8Array) return bytesToHex(signature);
-  return isHex(signature, { strict: true }) ? signature : undefined;
+  if (signature instanceof Uint8Array) return toHex(signature);
+  return typeof signature === "string" && HEX.test(signature) ? signature : undefined;
 }
 
 /** Profiles to try: the configured one first, since that is what our own clients sign under. */
@@ -30,7 +33,7 @@ export async function recoverDigestSigner(
   // 65 bytes r‖s‖v; viem also accepts 64-byte compact (EIP-2098) signatures.
   if (hex === undefined || (hex.length !== 132 && hex.length !== 130)) return undefined;
   try {
-    return await recoverAddress({ hash: digest, signature: hex });
+    return await (await viem()).recoverAddress({ hash: digest, signature: hex });
   } catch {
     return undefined;
   }
@@ -47,6 +50,7 @@ export async function matchProfile(
   expectedSigner: Address,
 ): Promise<NamingProfile | undefined> {
   const expected = expectedSigner.toLowerCase();
+  const { hashTypedData } = await viem();
   for (const profile of profilesFrom(preferred)) {
     const signer = await recoverDigestSigner(hashTypedData(build(profile)), signature);
     if (signer !== undefined && signer.toLowerCase() === expected) return profile;

@@ -1,4 +1,4 @@
-import { normalize } from "viem/ens";
+import { ens_normalize } from "@adraffy/ens-normalize";
 import type { HubError } from "../errors.js";
 import { invalid } from "./errors.js";
 
@@ -18,7 +18,7 @@ export function validateFname(fname: string): HubError | undefined {
 
 function normalises(name: string): boolean {
   try {
-    normalize(name);
+    ens_normalize(name);
     return true;
   } catch {
     return false;

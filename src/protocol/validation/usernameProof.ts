@@ -1,7 +1,7 @@
-import { bytesToHex } from "viem";
 import { verifyUsernameProof } from "../eip712/usernameProof.js";
 import { HubError } from "../errors.js";
 import { UserNameType, type UserNameProof } from "../generated/username_proof.js";
+import { toHex } from "../hex.js";
 import type { NamingProfile } from "../naming.js";
 import { toProtocolTime } from "../time.js";
 import { invalid } from "./errors.js";
@@ -47,7 +47,7 @@ export async function verifyUsernameProofSignature(
   profile: NamingProfile,
 ): Promise<HubError | undefined> {
   if (body.owner.length !== 20) return invalid("username proof owner must be a 20-byte address");
-  const owner = bytesToHex(body.owner);
+  const owner = toHex(body.owner);
   const claim = { name: utf8Name(body.name), timestamp: BigInt(body.timestamp), owner };
   if ((await verifyUsernameProof(profile, claim, body.signature, owner)) !== undefined) return undefined;
   return invalid("invalid username proof signature: it does not recover to the proof's owner");

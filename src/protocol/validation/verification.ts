@@ -1,4 +1,3 @@
-import { bytesToHex } from "viem";
 import { bytesToBase58 } from "../base58.js";
 import { verifyEd25519 } from "../ed25519.js";
 import { verifyVerificationClaim } from "../eip712/verificationClaim.js";
@@ -8,6 +7,7 @@ import {
   type VerificationAddAddressBody,
   type VerificationRemoveBody,
 } from "../generated/message.js";
+import { toHex } from "../hex.js";
 import type { NamingProfile } from "../naming.js";
 import { invalid, invalidParam } from "./errors.js";
 
@@ -44,8 +44,8 @@ async function verifyEthClaim(
   if (body.claimSignature.length !== 65) return invalid("invalid claimSignature");
   const claim = {
     fid: BigInt(context.fid),
-    address: bytesToHex(body.address),
-    blockHash: bytesToHex(body.blockHash),
+    address: toHex(body.address),
+    blockHash: toHex(body.blockHash),
     network: context.network,
   };
   const profile = await verifyVerificationClaim(context.profile, claim, body.claimSignature);
