@@ -10,8 +10,9 @@ import Fastify, {
   type FastifyReply,
   type onRouteHookHandler,
 } from "fastify";
-import type { ErrorShape } from "./errors.js";
 import { Registry } from "prom-client";
+import { buildSerializer } from "./compileOnFirstUse.js";
+import type { ErrorShape } from "./errors.js";
 import { hostGuard } from "./hosts.js";
 import { lingerIfBodyUnread } from "./linger.js";
 import type { Logger } from "./logger.js";
@@ -123,6 +124,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
       void sendShaped(reply, options.errors.badRequest(text, status));
     },
     forceCloseConnections: "idle",
+    schemaController: { compilersFactory: { buildSerializer } },
   });
   app.server.maxConnections = limits.maxConnections;
   app.setValidatorCompiler(validatorCompiler);

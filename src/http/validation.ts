@@ -1,6 +1,7 @@
 import { Ajv, type Options } from "ajv";
 import addFormats from "ajv-formats";
 import type { FastifySchemaCompiler } from "fastify";
+import { compiledOnFirstCall } from "./compileOnFirstUse.js";
 
 const common: Options = { allErrors: false, strict: false, useDefaults: true };
 
@@ -65,9 +66,14 @@ function findNul(value: unknown, schema: PropertySchema | undefined, path: strin
   return undefined;
 }
 
+/** A route part's validator; ajv compiles its schema at the first request that needs it (compileOnFirstUse.ts says why). */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const isBody = httpPart === "body";
-  const compiled = (isBody ? forBodies : forParameters).compile(schema as object);
+  // What the schema finds wrong with `data`, if anything.
+  const schemaErrors = compiledOnFirstCall(() => {
+    const check = (isBody ? forBodies : forParameters).compile(schema as object);
+    return (data: unknown) => (check(data) ? undefined : (check.errors as SchemaFailure[]));
+  });
   const properties = ((schema as { properties?: Record<string, PropertySchema> }).properties ?? {}) as Record<
     string,
     PropertySchema
@@ -81,8 +87,9 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
       validate.errors = textFailure;
       return false;
     }
-    if (!compiled(data)) {
-      validate.errors = compiled.errors as SchemaFailure[];
+    const schemaFailure = schemaErrors(data);
+    if (schemaFailure) {
+      validate.errors = schemaFailure;
       return false;
     }
     const nulAt = findNul(data, schema as PropertySchema, "");
