@@ -11,13 +11,14 @@ const LINGER_MS = 5_000;
  * client that is still writing usually reports that reset instead of the status it was sent. So
  * the server says `Connection: close`, sends the answer, half-closes, and keeps reading and
  * discarding what the client still sends, up to a bound in bytes and time, before it lets go.
+ * True when it does so.
  */
-export function lingerIfBodyUnread(request: IncomingMessage, response: ServerResponse): void {
+export function lingerIfBodyUnread(request: IncomingMessage, response: ServerResponse): boolean {
   const declaresBody =
     request.headers["transfer-encoding"] !== undefined || Number(request.headers["content-length"] ?? 0) > 0;
   const socket = request.socket;
   // Fastify's inject has no socket to linger on.
-  if (request.complete || !declaresBody || !(socket instanceof Socket)) return;
+  if (request.complete || !declaresBody || !(socket instanceof Socket)) return false;
   response.setHeader("connection", "close");
   let discarded = 0;
   const timer = setTimeout(() => socket.destroy(), LINGER_MS);
@@ -35,4 +36,5 @@ export function lingerIfBodyUnread(request: IncomingMessage, response: ServerRes
     socket.once("end", () => socket.destroy());
     socket.resume();
   };
+  return true;
 }

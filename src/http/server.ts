@@ -20,6 +20,7 @@ import { requestMetrics, serveMetrics } from "./metrics.js";
 import { registerOpenApi, type ApiDescription } from "./openapi.js";
 import { isOperatorGuard, normalOrigin, operatorGuard } from "./operator.js";
 import { type ReadinessCheck, serveReadiness } from "./readiness.js";
+import { requestLoggerFactory } from "./requestLogger.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
 
 /** One route a part serves: its method and its Fastify pattern, prefix included. */
@@ -102,6 +103,7 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     loggerInstance: options.logger.child({ part: options.part }) as FastifyBaseLogger,
     // One line per request comes from our onResponse hook, with the route pattern instead of the raw URL.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     keepAliveTimeout: 61_000,
     requestTimeout: limits.requestTimeoutMs,
@@ -140,11 +142,13 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
     methods: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
     exposedHeaders: ["x-request-id", "retry-after"],
   });
-  // Async on purpose: the answer is then written a turn later, after a refused request's socket is
-  // set to linger, so that a broken body that follows gets no second answer on that socket.
-  app.addHook("onSend", async (request, reply) => {
+  // A callback, not async, so that an answer costs no promise; but the answer to a refused request
+  // whose socket is set to linger is written a turn later, so that a broken body that follows gets
+  // no second answer on that socket.
+  app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
-    lingerIfBodyUnread(request.raw, reply.raw);
+    if (lingerIfBodyUnread(request.raw, reply.raw)) queueMicrotask(() => done(null, payload));
+    else done(null, payload);
   });
   const metrics = options.metrics ?? new Registry();
   const observe = requestMetrics(metrics);

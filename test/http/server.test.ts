@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { connect } from "node:net";
+import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import type { FastifyInstance, InjectOptions } from "fastify";
+import pino from "pino";
 import {
   type ApiDescription,
   type ErrorShape,
@@ -184,6 +186,51 @@ describe("the shared HTTP conventions", () => {
     const response = await app.inject("/bug");
     assert.equal(response.statusCode, 500);
     assert.deepEqual(response.json(), { problem: "internal" });
+  });
+
+  it("logs a real fault once, with the request's id, and nothing for a request that succeeds", async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString("utf8")) as Record<string, unknown>);
+        done();
+      },
+    });
+    const logged = await createHttpServer({
+      part: "logged",
+      logger: pino({ level: "info" }, sink),
+      errors: shape,
+      api,
+    });
+    logged.get("/bug", async () => {
+      throw new Error("secret internals");
+    });
+    logged.get("/fine", async () => ({ ok: true }));
+    try {
+      assert.equal((await logged.inject("/fine")).statusCode, 200);
+      const fault = await logged.inject("/bug");
+      assert.equal(fault.statusCode, 500);
+      assert.deepEqual(
+        lines.map(({ level, part, reqId, msg, err }) => ({
+          level,
+          part,
+          reqId,
+          msg,
+          error: (err as { message?: string } | undefined)?.message,
+        })),
+        [
+          {
+            level: 50,
+            part: "logged",
+            reqId: fault.headers["x-request-id"],
+            msg: "unhandled error",
+            error: "secret internals",
+          },
+        ],
+      );
+    } finally {
+      await logged.close();
+    }
   });
 
   it("tags every response with a request id", async () => {
