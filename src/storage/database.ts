@@ -1,6 +1,7 @@
+import { createRequire } from "node:module";
 import SQLite from "better-sqlite3";
 import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from "kysely";
-import pg from "pg";
+import type PG from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
 import { createPrivateFile } from "./permissions.js";
 import { ReadConnection } from "./readConnection.js";
@@ -105,6 +106,8 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
       },
     };
   }
+  // Loaded here, where a database is PostgreSQL: a process on SQLite (the default) never needs it.
+  const pg = createRequire(import.meta.url)("pg") as typeof PG;
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 10,
