@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from "fastify";
 
-type Level = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+type Level = (typeof LEVELS)[number];
 
 /**
  * A request's logger, made when the request first logs. Fastify gives every request a pino child
@@ -33,26 +34,14 @@ class RequestLogger {
     this.#logger.level = level;
   }
 
-  fatal(...args: unknown[]): void {
-    this.#write("fatal", args);
-  }
-  error(...args: unknown[]): void {
-    this.#write("error", args);
-  }
-  warn(...args: unknown[]): void {
-    this.#write("warn", args);
-  }
-  info(...args: unknown[]): void {
-    this.#write("info", args);
-  }
-  debug(...args: unknown[]): void {
-    this.#write("debug", args);
-  }
-  trace(...args: unknown[]): void {
-    this.#write("trace", args);
-  }
-  silent(...args: unknown[]): void {
-    this.#write("silent", args);
+  static {
+    // fatal(...), error(...), ... debug(...), trace(...), silent(...): each writes through the child.
+    for (const level of LEVELS)
+      Object.defineProperty(this.prototype, level, {
+        value(this: RequestLogger, ...args: unknown[]) {
+          this.#write(level, args);
+        },
+      });
   }
 
   child(bindings: Record<string, unknown>, options?: object): FastifyBaseLogger {

@@ -188,7 +188,7 @@ describe("the shared HTTP conventions", () => {
     assert.deepEqual(response.json(), { problem: "internal" });
   });
 
-  it("logs a real fault once, with the request's id, and nothing for a request that succeeds", async () => {
+  it("logs a real fault once with the request's id, and a line per request only at debug", async () => {
     const lines: Record<string, unknown>[] = [];
     const sink = new Writable({
       write(chunk: Buffer, _encoding, done) {
@@ -196,40 +196,58 @@ describe("the shared HTTP conventions", () => {
         done();
       },
     });
-    const logged = await createHttpServer({
-      part: "logged",
-      logger: pino({ level: "info" }, sink),
-      errors: shape,
-      api,
-    });
-    logged.get("/bug", async () => {
-      throw new Error("secret internals");
-    });
-    logged.get("/fine", async () => ({ ok: true }));
-    try {
-      assert.equal((await logged.inject("/fine")).statusCode, 200);
-      const fault = await logged.inject("/bug");
-      assert.equal(fault.statusCode, 500);
-      assert.deepEqual(
-        lines.map(({ level, part, reqId, msg, err }) => ({
-          level,
-          part,
+    const serve = async (level: "info" | "debug") => {
+      const app = await createHttpServer({ part: level, logger: pino({ level }, sink), errors: shape, api });
+      app.get("/bug", async () => {
+        throw new Error("secret internals");
+      });
+      app.get("/fine", async () => ({ ok: true }));
+      return app;
+    };
+    const seen = () =>
+      lines.splice(0).map(({ level, part, reqId, msg, err, url, status }) => ({
+        level,
+        part,
+        reqId,
+        msg,
+        ...(err === undefined ? {} : { error: (err as { message?: string }).message }),
+        ...(url === undefined ? {} : { url, status }),
+      }));
+    for (const level of ["info", "debug"] as const) {
+      const app = await serve(level);
+      try {
+        const fine = await app.inject("/fine");
+        const fault = await app.inject("/bug");
+        assert.equal(fine.statusCode, 200);
+        assert.equal(fault.statusCode, 500);
+        const error = {
+          level: 50,
+          part: level,
+          reqId: fault.headers["x-request-id"],
+          msg: "unhandled error",
+          error: "secret internals",
+        };
+        const request = (reqId: unknown, url: string, status: number) => ({
+          level: 20,
+          part: level,
           reqId,
-          msg,
-          error: (err as { message?: string } | undefined)?.message,
-        })),
-        [
-          {
-            level: 50,
-            part: "logged",
-            reqId: fault.headers["x-request-id"],
-            msg: "unhandled error",
-            error: "secret internals",
-          },
-        ],
-      );
-    } finally {
-      await logged.close();
+          msg: "request",
+          url,
+          status,
+        });
+        assert.deepEqual(
+          seen(),
+          level === "info"
+            ? [error]
+            : [
+                request(fine.headers["x-request-id"], "/fine", 200),
+                error,
+                request(fault.headers["x-request-id"], "/bug", 500),
+              ],
+        );
+      } finally {
+        await app.close();
+      }
     }
   });
 
