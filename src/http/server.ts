@@ -92,10 +92,11 @@ function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal
  * The Fastify conventions shared by the four parts: request ids, structured logs, the Host rule
  * (hosts.ts), CORS with preflight for public routes and none for operator routes (operator.ts),
  * body limits, time limits on receiving requests, a cap on connections, keep-alive longer than
- * common load balancers' 60 s, schema validation that coerces query strings but never JSON bodies,
- * errors in the part's own shape (never a 500 for bad input), a health route, a readiness route
- * (readiness.ts), Prometheus metrics with every request timed (metrics.ts), and the part's OpenAPI
- * document with its docs page (openapi.ts).
+ * common load balancers' 60 s, schema validation that coerces query strings but never JSON bodies
+ * (schemas compiled at a route's first request, compileOnFirstUse.ts), a logger per request made
+ * only when the request logs (requestLogger.ts), errors in the part's own shape (never a 500 for
+ * bad input), a health route, a readiness route (readiness.ts), Prometheus metrics with every
+ * request timed (metrics.ts), and the part's OpenAPI document with its docs page (openapi.ts).
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const limits = { ...DEFAULTS, ...definedOnly(options) };

@@ -110,7 +110,7 @@ function inlineVerifier(profile: NamingProfile): Verifier {
 }
 
 function spawn(profile: NamingProfile): Worker {
-  // The validation code imports viem (EIP-712 claims).
+  // Validation loads viem at its first EIP-712 claim; preloaded, that import skips the TypeScript loader.
   return spawnWorker(siblingModule(import.meta.url, "verifyWorker"), { profile: profile.name }, ["viem"]);
 }
 
