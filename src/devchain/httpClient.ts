@@ -4,13 +4,13 @@
  * throws; an unreachable or garbled devchain is a ChainError "chain_unavailable".
  */
 import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
+import { isHex } from "../protocol/hex.js";
 import { parseOnChainEvent } from "../protocol/json/parseOnChainEvent.js";
 import { BlockWatcher } from "./blockWatcher.js";
 import {
   type Account,
   type ChainClient,
   type ChainWriter,
-  type Hex,
   type KeyAddRequest,
   type OnChainEventSource,
   type RegisterRequest,
@@ -40,10 +40,6 @@ function isObject(value: unknown): value is Json {
 
 function garbled(path: string): ChainError {
   return new ChainError("chain_unavailable", `the devchain answered ${path} with an unexpected body`);
-}
-
-function isHex(value: unknown): value is Hex {
-  return typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value);
 }
 
 function toTransactionStatus(body: unknown, path: string): TransactionStatus {

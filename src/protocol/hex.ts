@@ -13,3 +13,8 @@ export function toHex(bytes: Uint8Array): Hex {
 export function fromHex(value: Hex): Uint8Array {
   return new Uint8Array(Buffer.from(value.slice(2), "hex"));
 }
+
+/** Whether `value` is 0x-hex: "0x" and any number of hex digits, of either case. */
+export function isHex(value: unknown): value is Hex {
+  return typeof value === "string" && /^0x[0-9a-fA-F]*$/.test(value);
+}

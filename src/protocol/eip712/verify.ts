@@ -1,6 +1,6 @@
 import type { Address, Hex, TypedDataDefinition } from "viem";
 import { once } from "../../once.js";
-import { toHex } from "../hex.js";
+import { isHex, toHex } from "../hex.js";
 import { PROFILES, type NamingProfile } from "../naming.js";
 
 /**
@@ -10,13 +10,11 @@ import { PROFILES, type NamingProfile } from "../naming.js";
  */
 const viem = once(() => import("viem"));
 
-const HEX = /^0x[0-9a-fA-F]*$/;
-
 export type SignatureInput = Hex | Uint8Array;
 
 export function signatureHex(signature: SignatureInput): Hex | undefined {
   if (signature instanceof Uint8Array) return toHex(signature);
-  return typeof signature === "string" && HEX.test(signature) ? signature : undefined;
+  return isHex(signature) ? signature : undefined;
 }
 
 /** Profiles to try: the configured one first, since that is what our own clients sign under. */
