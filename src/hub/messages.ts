@@ -4,7 +4,7 @@
  */
 import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kysely";
 import { MessageType } from "../protocol/generated/message.js";
-import { compiled, type Database } from "../storage/index.js";
+import { compiled, type Database, type PooledText } from "../storage/index.js";
 import { StoreType } from "./keys.js";
 import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
@@ -39,25 +39,27 @@ export interface MessageList {
   query(after: Uint8Array | Expression<Uint8Array> | undefined, reverse: boolean): ListBuilder;
 }
 
-/** A page of messages as JSON: the messages' JSON joined with commas, in list order. */
+/**
+ * A page of messages as JSON: the messages' JSON joined with commas, in list order; from a reader
+ * thread, in a buffer of its pool (released once sent).
+ */
 export interface JsonPage {
-  joined: string;
+  joined: string | PooledText;
   next: Uint8Array | undefined;
 }
 
 /**
  * Pages a message list. The database joins the stored JSON of the page itself (the rows come out
  * of the subquery in its order), on a reader thread where the database has them: a page costs one
- * string, not one object per message. A string rather than bytes because a 64 KB buffer per page
- * is memory outside the JavaScript heap, whose churn forces full garbage collections, pauses that
- * show in the slowest percentiles. Messages rendered under another naming profile are rendered
- * again, one by one.
+ * text, not one object per message, and the reader thread writes it into a buffer lent to it
+ * (storage/pooledText.ts), not onto the heap of the thread that serves HTTP. Messages
+ * rendered under another naming profile are rendered again, one by one.
  */
 async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest): Promise<JsonPage> {
   const { database } = ctx;
   const direction = page.reverse ? "desc" : "asc";
   const postgres = database.engine === "postgres";
-  const [row] = await database.read(
+  const [row] = await database.readLongText(
     pageStatement(
       database,
       "page",
@@ -79,11 +81,13 @@ async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest):
           sql<string | null>`max(json_profile)`.as("high"),
         ]),
     ),
+    "joined",
   );
   const count = Number(row?.n ?? 0);
   if (row === undefined || count === 0) return { joined: "", next: undefined };
-  let joined = row.joined ?? "";
+  let joined: string | PooledText = row.joined ?? "";
   if (row.low !== ctx.profile || row.high !== ctx.profile) {
+    if (typeof joined !== "string") joined.release();
     const rows = await list
       .query(page.after, page.reverse)
       .select(["m.json as json", "m.json_profile as json_profile", "m.message as message"])

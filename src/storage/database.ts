@@ -5,6 +5,7 @@ import type PG from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
 import { createPrivateFile } from "./permissions.js";
 import { ReadConnection } from "./readConnection.js";
+import { BufferPool, type PooledText } from "./pooledText.js";
 import { Readers } from "./readers.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { withStatementCache } from "./statementCache.js";
@@ -34,8 +35,22 @@ export interface Database<Tables> {
    * for the hottest reads, since on SQLite an array row costs about half what an object row does.
    */
   readArrays<Columns extends readonly unknown[]>(query: CompiledQuery): Promise<Columns[]>;
+  /**
+   * `read` of a query of one row whose `column` is a long text (a page the database joined): on
+   * reader threads the text may come as a PooledText (pooledText.ts), which the caller releases
+   * once it is sent; elsewhere, and when no buffer is free or the text does not fit one, a string.
+   */
+  readLongText<Row, Column extends keyof Row & string>(
+    query: CompiledQuery<Row>,
+    column: Column,
+  ): Promise<WithPooledText<Row, Column>[]>;
   close(): Promise<void>;
 }
+
+/** A row whose `Column` may hold a PooledText instead of its text. */
+export type WithPooledText<Row, Column extends keyof Row> = Omit<Row, Column> & {
+  [K in Column]: Row[K] | PooledText;
+};
 
 /** Settings for a new or opened SQLite file; PostgreSQL ignores them. */
 export interface SqliteTuning {
@@ -45,6 +60,12 @@ export interface SqliteTuning {
   backgroundSync?: boolean;
   /** Threads that run `read()` queries on connections of their own (none: on the calling thread). */
   readers?: number;
+  /**
+   * Buffers lent to the readers for the texts of `readLongText` (pooledText.ts): `count` of `bytes`
+   * each, made as needed; a text finds one while fewer than `count` are out and fits it if it is
+   * a little under `bytes`. Without them those texts come as strings.
+   */
+  readerBuffers?: { count: number; bytes: number };
   /**
    * Most memory the page cache of the connection that writes may take, in MiB (SQLite's default is
    * 2 MiB). It only grows as pages are touched.
@@ -82,7 +103,10 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     if (tuning.writerCacheMiB !== undefined) sqlite.pragma(`cache_size = ${-tuning.writerCacheMiB * 1024}`);
     const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    const readers = file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!) : undefined;
+    const buffers =
+      tuning.readerBuffers && new BufferPool(tuning.readerBuffers.count, tuning.readerBuffers.bytes);
+    const readers =
+      file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!, buffers) : undefined;
     // Without reader threads, reads on a file run on a connection of their own (opened on first use).
     let connection: ReadConnection | undefined;
     const here =
@@ -98,6 +122,7 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
       durable: () => sync?.durable() ?? settled,
       read,
       readArrays: async (query) => (here ? here().arrays(query) : asArrays((await read(query)) as object[])),
+      readLongText: (query, column) => (readers?.running ? readers.readLongText(query, column) : read(query)),
       async close() {
         connection?.close();
         await readers?.close();
@@ -120,12 +145,14 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
   // The pool drops such clients, and the next query gets a fresh connection or a real error.
   pool.on("error", () => undefined);
   const db = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
+  const read = async <Row>(query: CompiledQuery<Row>): Promise<Row[]> => (await db.executeQuery(query)).rows;
   return {
     db,
     engine: "postgres",
     durable: () => settled,
-    read: async (query) => (await db.executeQuery(query)).rows,
-    readArrays: async (query) => asArrays((await db.executeQuery(query)).rows as object[]),
+    read,
+    readArrays: async (query) => asArrays((await read(query)) as object[]),
+    readLongText: read,
     close: () => db.destroy(),
   };
 }

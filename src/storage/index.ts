@@ -9,4 +9,5 @@ export { migrate, migrationsApplied, type Migration, type MigrationProgress } fr
 export { serializedTransaction } from "./transaction.js";
 export { bytesType, hexOf, serialType } from "./columns.js";
 export { compiled, compiledOnce, runCompiled } from "./compiled.js";
+export { PooledText } from "./pooledText.js";
 export { tightenDirectory } from "./permissions.js";

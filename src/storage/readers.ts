@@ -7,6 +7,8 @@
  */
 import type { Worker } from "node:worker_threads";
 import type { CompiledQuery } from "kysely";
+import { type BufferPool, PooledText, TEXT_HEAD, TEXT_TAIL } from "./pooledText.js";
+import type { WithPooledText } from "./database.js";
 import { startSqliteWorker } from "./sqliteSettings.js";
 
 const READER = `
@@ -22,17 +24,35 @@ function statement(sql) {
 }
 // Structured cloning turns Buffers into Uint8Arrays; better-sqlite3 binds Buffers.
 const bind = (value) => (value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.length) : value);
+const encoder = new TextEncoder();
+/** Writes the text at ${TEXT_HEAD} of a lent buffer (pooledText.ts): its UTF-8 length, or -1 when it does not fit. */
+function write(text, buffer) {
+  const room = buffer.byteLength - ${TEXT_HEAD} - ${TEXT_TAIL};
+  // A UTF-16 unit is at least one byte of UTF-8: a longer text cannot fit.
+  if (text.length > room) return -1;
+  const { read, written } = encoder.encodeInto(text, new Uint8Array(buffer, ${TEXT_HEAD}, room));
+  return read === text.length ? written : -1;
+}
 parentPort.on("message", (request) => {
   if (request === "close") {
     db.close();
     parentPort.close();
     return;
   }
+  // A lent buffer always goes back, moved as it came.
+  const lent = request.into?.buffer;
+  const moved = lent === undefined ? [] : [lent];
   try {
     const rows = statement(request.sql).all(request.parameters.map(bind));
-    parentPort.postMessage({ id: request.id, rows });
+    let bytes = -1;
+    if (lent !== undefined && rows.length === 1) {
+      const { column } = request.into;
+      if (typeof rows[0][column] === "string") bytes = write(rows[0][column], lent);
+      if (bytes >= 0) rows[0][column] = null;
+    }
+    parentPort.postMessage({ id: request.id, rows, lent, bytes }, moved);
   } catch (error) {
-    parentPort.postMessage({ id: request.id, error: { message: String(error.message), code: error.code } });
+    parentPort.postMessage({ id: request.id, error: { message: String(error.message), code: error.code }, lent }, moved);
   }
 });
 `;
@@ -41,10 +61,14 @@ interface Pending {
   worker: Worker;
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
+  /** The column whose text is asked into a buffer lent with the read (readLongText). */
+  into?: string;
 }
 
+/** A lent buffer comes back with every answer to a read it went with; `bytes` -1 when it holds no text. */
 type Reply =
-  { id: number; rows: Record<string, unknown>[] } | { id: number; error: { message: string; code?: string } };
+  | { id: number; rows: Record<string, unknown>[]; lent?: ArrayBuffer; bytes: number }
+  | { id: number; error: { message: string; code?: string }; lent?: ArrayBuffer };
 
 /** Blobs come back as Uint8Arrays; the rest of castnet (and better-sqlite3, for parameters) expects Buffers. */
 function withBuffers(row: Record<string, unknown>): Record<string, unknown> {
@@ -64,7 +88,11 @@ export class Readers {
   #next = 0;
   #closing = false;
 
-  constructor(path: string, count: number) {
+  readonly #buffers: BufferPool | undefined;
+
+  /** `buffers`: lent with readLongText's reads for their texts; without them the texts come as strings. */
+  constructor(path: string, count: number, buffers?: BufferPool) {
+    this.#buffers = buffers;
     this.#workers = Array.from({ length: count }, () => {
       const worker = startSqliteWorker(READER, path);
       worker.on("message", (reply: Reply) => this.#settle(reply));
@@ -83,13 +111,31 @@ export class Readers {
 
   /** Runs a compiled read query on the next reader thread. */
   read<Row>(query: CompiledQuery<Row>): Promise<Row[]> {
+    return this.#ask(query);
+  }
+
+  /**
+   * `read` of a query of one row whose `column` is a long text: the text comes as a PooledText
+   * while the pool has a buffer to lend and the text fits it, as a string otherwise.
+   */
+  readLongText<Row, Column extends keyof Row & string>(
+    query: CompiledQuery<Row>,
+    column: Column,
+  ): Promise<WithPooledText<Row, Column>[]> {
+    const buffer = this.#buffers?.take();
+    return this.#ask(query, buffer && { column, buffer });
+  }
+
+  #ask<Row>(query: CompiledQuery<Row>, into?: { column: string; buffer: ArrayBuffer }): Promise<Row[]> {
     const id = this.#nextId++;
     const worker = this.#workers[this.#next++ % this.#workers.length]!;
     // Idle readers do not keep the process alive; busy ones do, until their answers arrive.
     if (this.#pending.size === 0) for (const w of this.#workers) w.ref();
     return new Promise<Row[]>((resolve, reject) => {
-      this.#pending.set(id, { worker, resolve: resolve as (rows: unknown[]) => void, reject });
-      worker.postMessage({ id, sql: query.sql, parameters: query.parameters });
+      const pending = { worker, resolve: resolve as (rows: unknown[]) => void, reject, into: into?.column };
+      this.#pending.set(id, pending);
+      const request = { id, sql: query.sql, parameters: query.parameters, into };
+      worker.postMessage(request, into ? [into.buffer] : []);
     });
   }
 
@@ -108,11 +154,17 @@ export class Readers {
     const pending = this.#pending.get(reply.id);
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) for (const worker of this.#workers) worker.unref();
+    const { lent } = reply;
+    const text = lent !== undefined && "rows" in reply && reply.bytes >= 0 && pending?.into !== undefined;
+    // A buffer that holds no text is free again at once.
+    if (lent !== undefined && !text) this.#buffers!.give(lent);
     if (pending === undefined) return;
     if ("error" in reply) {
       pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
     } else {
-      pending.resolve(reply.rows.map(withBuffers));
+      const rows = reply.rows.map(withBuffers);
+      if (text) rows[0]![pending.into!] = new PooledText(this.#buffers!, lent, reply.bytes);
+      pending.resolve(rows);
     }
   }
 
@@ -122,6 +174,8 @@ export class Readers {
     for (const [id, pending] of this.#pending) {
       if (pending.worker !== worker) continue;
       this.#pending.delete(id);
+      // Its buffer went down with the thread.
+      if (pending.into !== undefined) this.#buffers!.lost();
       pending.reject(error);
     }
   }

@@ -11,9 +11,11 @@ import {
   bytesType,
   migrate,
   openDatabase,
+  PooledText,
   serialType,
   serializedTransaction,
 } from "../../src/storage/index.js";
+import { TEXT_HEAD } from "../../src/storage/pooledText.js";
 import { testEngines } from "../support/databases.js";
 
 interface Tables {
@@ -239,6 +241,64 @@ describe("reads on reader threads of a SQLite file", () => {
       );
     } finally {
       await plain.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("long texts from reader threads, in buffers lent with the read", () => {
+  it("hold the text exactly, come as strings while the one buffer is out or when a text does not fit, and get the buffer back after a release or an error", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "castnet-lent-"));
+    const database = openDatabase<Tables>(
+      { engine: "sqlite", path: join(dir, "lent.sqlite") },
+      { readers: 1, readerBuffers: { count: 1, bytes: 1024 } },
+    );
+    try {
+      await migrate(database, "demo", migrations);
+      const names = ["plain", "héllo", "✓ done", "🦀 crab"];
+      for (const name of names)
+        await database.db.insertInto("demo_counters").values({ name, value: 1 }).execute();
+      const joined = names.join(",");
+      const page = (where = sql`1 = 1`) =>
+        sql<{ s: string | null; n: number }>`select group_concat(name, ',') as s, count(*) as n
+          from (select name from demo_counters where ${where} order by rowid)`.compile(database.db);
+
+      const [lent] = await database.readLongText(page(), "s");
+      assert.ok(lent!.s instanceof PooledText);
+      assert.equal(lent!.n, 4);
+      assert.equal(lent!.s.toString(), joined);
+      assert.equal(lent!.s.byteLength, Buffer.byteLength(joined));
+      assert.equal(lent!.s.framed('{"a":[', "]}").toString(), `{"a":[${joined}]}`);
+      // A head longer than the room before the text: the same bytes, copied.
+      const longHead = `{"${"h".repeat(TEXT_HEAD)}":[`;
+      assert.equal(lent!.s.framed(longHead, "]}").toString(), `${longHead}${joined}]}`);
+
+      // The only buffer is out: the next text is a string.
+      assert.deepEqual(await database.readLongText(page(), "s"), [{ s: joined, n: 4 }]);
+      lent!.s.release();
+      lent!.s.release();
+      const [again] = await database.readLongText(page(), "s");
+      assert.ok(again!.s instanceof PooledText);
+      assert.equal(again!.s.toString(), joined);
+      again!.s.release();
+
+      // A refused read gives the buffer back with its error.
+      await assert.rejects(
+        database.readLongText(sql<{ s: string }>`select s from no_such_table`.compile(database.db), "s"),
+        /no such table/,
+      );
+      // So does a text longer than the buffer's room, which comes as a string.
+      const long = "x".repeat(1024);
+      await database.db.insertInto("demo_counters").values({ name: long, value: 1 }).execute();
+      assert.deepEqual(await database.readLongText(page(sql`name = ${long}`), "s"), [{ s: long, n: 1 }]);
+      const [last] = await database.readLongText(page(sql`name <> ${long}`), "s");
+      assert.ok(last!.s instanceof PooledText);
+      assert.equal(last!.s.toString(), joined);
+      last!.s.release();
+      // No rows: no text, and nothing held.
+      assert.deepEqual(await database.readLongText(page(sql`0 = 1`), "s"), [{ s: null, n: 0 }]);
+    } finally {
       await database.close();
       rmSync(dir, { recursive: true, force: true });
     }

@@ -6,14 +6,18 @@ import type { ReactionType, UserDataType } from "../../protocol/generated/messag
 import { MessageType, type CastId } from "../../protocol/generated/message.js";
 import { notFound } from "../errors.js";
 import { castIdKey, fidKey, StoreType, u8, urlKey } from "../keys.js";
+import type { PooledText } from "../../storage/index.js";
 import * as stored from "../messages.js";
 import { pageToken, type PageRequest } from "../paging.js";
 import { linkSetKey } from "../stores/links.js";
 import { reactionSetKey } from "../stores/reactions.js";
 
 export interface MessagePage {
-  /** The page's messages as JSON, joined with commas (the inside of the `messages` array). */
-  messages: string;
+  /**
+   * The page's messages as JSON, joined with commas (the inside of the `messages` array); as a
+   * PooledText, to be released once sent.
+   */
+  messages: string | PooledText;
   /** Standard base64 of the last key; "" on the last page. */
   nextPageToken: string;
 }

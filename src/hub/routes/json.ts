@@ -1,9 +1,22 @@
 /** Pages of message JSON that is already rendered (stored message JSON), and the loose response schemas for them. */
+import { finished } from "node:stream";
+import type { FastifyReply } from "fastify";
+import { sendJson } from "../../http/index.js";
 import type { MessagePage } from "../service.js";
 
-/** The page's messages as the database joined them, between a head and a tail. */
-export function pageJson(page: MessagePage): string {
-  return `{"messages":[${page.messages}],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
+const HEAD = '{"messages":[';
+
+/**
+ * Answers with a page: its messages as the database joined them, between a head and a tail. A page
+ * in a buffer a reader thread wrote it into is sent from there, and the buffer given back once the
+ * answer is written or the connection is gone.
+ */
+export function sendPage(reply: FastifyReply, page: MessagePage): FastifyReply {
+  const { messages } = page;
+  const tail = `],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
+  if (typeof messages === "string") return sendJson(reply, HEAD + messages + tail);
+  finished(reply.raw, () => messages.release());
+  return sendJson(reply, messages.framed(HEAD, tail));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../protocol/errors.js";
 import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { sendJson } from "../../http/index.js";
-import { messageSchema, pageJson, pageSchema } from "./json.js";
+import { messageSchema, pageSchema, sendPage } from "./json.js";
 import {
   addressParam,
   checkTokenLength,
@@ -82,7 +82,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       },
     },
     async (request, reply) =>
-      sendJson(reply, pageJson(await service.castsByFid(request.query.fid, page(request.query)))),
+      sendPage(reply, await service.castsByFid(request.query.fid, page(request.query))),
   );
 
   app.get<{ Querystring: Partial<Pick<Q, "fid" | "hash" | "url">> & PagingQuery }>(
@@ -102,7 +102,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       if (fid !== undefined && hash !== undefined) parent = { fid, hash: hexParam(hash, HASH, 20) };
       else if (url !== undefined && url !== "") parent = url;
       else throw new HubError("bad_request.invalid_param", "castsByParent needs fid and hash, or url");
-      return sendJson(reply, pageJson(await service.castsByParent(parent, page(request.query))));
+      return sendPage(reply, await service.castsByParent(parent, page(request.query)));
     },
   );
 
@@ -117,7 +117,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       },
     },
     async (request, reply) =>
-      sendJson(reply, pageJson(await service.castsByMention(request.query.fid, page(request.query)))),
+      sendPage(reply, await service.castsByMention(request.query.fid, page(request.query))),
   );
 
   app.get<{
@@ -165,10 +165,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const type = reactionType(request.query.reaction_type);
-      return sendJson(
-        reply,
-        pageJson(await service.reactionsByFid(request.query.fid, type, page(request.query))),
-      );
+      return sendPage(reply, await service.reactionsByFid(request.query.fid, type, page(request.query)));
     },
   );
 
@@ -192,7 +189,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       const { target_fid, target_hash } = request.query;
       const target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
       const type = reactionType(request.query.reaction_type);
-      return sendJson(reply, pageJson(await service.reactionsByTarget(target, type, page(request.query))));
+      return sendPage(reply, await service.reactionsByTarget(target, type, page(request.query)));
     },
   );
 
@@ -211,10 +208,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const type = reactionType(request.query.reaction_type);
-      return sendJson(
-        reply,
-        pageJson(await service.reactionsByTarget(request.query.url, type, page(request.query))),
-      );
+      return sendPage(reply, await service.reactionsByTarget(request.query.url, type, page(request.query)));
     },
   );
 
@@ -250,7 +244,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const { fid, link_type } = request.query;
-      return sendJson(reply, pageJson(await service.linksByFid(fid, link_type, page(request.query))));
+      return sendPage(reply, await service.linksByFid(fid, link_type, page(request.query)));
     },
   );
 
@@ -266,10 +260,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const { target_fid, link_type } = request.query;
-      return sendJson(
-        reply,
-        pageJson(await service.linksByTargetFid(target_fid, link_type, page(request.query))),
-      );
+      return sendPage(reply, await service.linksByTargetFid(target_fid, link_type, page(request.query)));
     },
   );
 
@@ -296,7 +287,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
         const type = enumParam(user_data_type, [USER_DATA_TYPE_NAMES], "user_data_type");
         return sendJson(reply, await service.userData(fid, type));
       }
-      return sendJson(reply, pageJson(await service.userDataByFid(fid, page(request.query))));
+      return sendPage(reply, await service.userDataByFid(fid, page(request.query)));
     },
   );
 
@@ -320,7 +311,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       if (address !== undefined && address !== "") {
         return sendJson(reply, await service.verification(fid, addressParam(address, "address")));
       }
-      return sendJson(reply, pageJson(await service.verificationsByFid(fid, page(request.query))));
+      return sendPage(reply, await service.verificationsByFid(fid, page(request.query)));
     },
   );
 };
