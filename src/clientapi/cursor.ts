@@ -1,10 +1,13 @@
-import { type KeyObject, createHmac, createSecretKey, timingSafeEqual } from "node:crypto";
+import { timingSafeEqual } from "node:crypto";
+import { blake3Keyed } from "../protocol/hash.js";
 import { badInput } from "./errors.js";
 
 /**
- * Page cursors: base64url of a small JSON keyset position, then a dot and a truncated HMAC-SHA256 over
- * the list it belongs to and the position. Keyset (not offset) positions keep paging exact while rows
- * are inserted; the MAC makes a tampered cursor, or one taken from another list, a 400.
+ * Page cursors: base64url of a small JSON keyset position, then a dot and a truncated MAC (BLAKE3's
+ * keyed mode) over the list it belongs to and the position. Keyset (not offset) positions keep
+ * paging exact while rows are inserted; the MAC makes a tampered cursor, or one taken from another
+ * list, a 400. A cursor's MAC is checked and the next one made on every page: BLAKE3 over these
+ * few dozen bytes costs under a µs, node:crypto's HMAC-SHA256 about four.
  */
 export type Position = Record<string, number>;
 
@@ -15,16 +18,13 @@ const MAC_CHARS = 16;
 const invalid = () => badInput('query parameter "cursor" is not a cursor this list returned');
 
 export class Cursors {
-  private readonly key: KeyObject;
-
-  constructor(key: Buffer) {
-    this.key = createSecretKey(key);
-  }
+  /** 32 bytes. */
+  constructor(private readonly key: Uint8Array) {}
 
   /** `scope` names the list and its filters, e.g. `followers:music`. */
   encode(scope: string, position: Position): string {
     const payload = Buffer.from(JSON.stringify(position)).toString("base64url");
-    return `${payload}.${this.mac(scope, payload).toString("base64url")}`;
+    return `${payload}.${Buffer.from(this.mac(scope, payload)).toString("base64url")}`;
   }
 
   decode(scope: string, cursor: string, fields: readonly string[]): Position {
@@ -48,7 +48,7 @@ export class Cursors {
     return record as Position;
   }
 
-  private mac(scope: string, payload: string): Buffer {
-    return createHmac("sha256", this.key).update(`${scope}\n${payload}`).digest().subarray(0, MAC_BYTES);
+  private mac(scope: string, payload: string): Uint8Array {
+    return blake3Keyed(this.key, Buffer.from(`${scope}\n${payload}`), MAC_BYTES);
   }
 }

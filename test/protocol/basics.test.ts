@@ -16,7 +16,7 @@ import {
   verifyEd25519,
 } from "../../src/protocol/ed25519.js";
 import { MessageType } from "../../src/protocol/generated/message.js";
-import { blake3_20 } from "../../src/protocol/hash.js";
+import { blake3_20, blake3Keyed } from "../../src/protocol/hash.js";
 import { decodeSubmitted, encodeMessage, signMessageData } from "../../src/protocol/message.js";
 import {
   PROTOCOL_EPOCH_MS,
@@ -40,6 +40,29 @@ test("blake3_20 equals the general BLAKE3 implementation at every length around 
     for (let i = 0; i < length; i++) bytes[i] = (i * 31 + length) & 0xff;
     assert.deepEqual(blake3_20(bytes), blake3(bytes, { dkLen: 20 }), `length ${length}`);
   }
+});
+
+test("blake3Keyed equals the general BLAKE3 implementation's keyed mode at every length around block and chunk edges", () => {
+  const key = new Uint8Array(32).map((_, i) => (i * 7 + 3) & 0xff);
+  for (let length = 0; length <= 1100; length++) {
+    const bytes = new Uint8Array(length);
+    for (let i = 0; i < length; i++) bytes[i] = (i * 31 + length) & 0xff;
+    for (const out of [12, 32]) {
+      assert.deepEqual(blake3Keyed(key, bytes, out), blake3(bytes, { key, dkLen: out }), `length ${length}`);
+    }
+  }
+  // The keyed mode is not the plain hash, and another key gives another MAC.
+  const abc = new TextEncoder().encode("abc");
+  assert.notDeepEqual(blake3Keyed(key, abc, 20), blake3_20(abc));
+  assert.notDeepEqual(
+    blake3Keyed(key, abc, 12),
+    blake3Keyed(
+      key.map((b) => b ^ 1),
+      abc,
+      12,
+    ),
+  );
+  assert.throws(() => blake3Keyed(key.subarray(1), abc, 12), /32 bytes/);
 });
 
 test("protocol time agrees with the reference library", () => {
