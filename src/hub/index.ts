@@ -119,9 +119,9 @@ const SQLITE_TUNING = {
   backgroundSync: true,
   // Beside the thread that serves HTTP and the verifier pool; one on two cores.
   readers: Math.max(1, Math.min(4, availableParallelism() - 1)),
-  // Pages come back in buffers lent to the readers (storage/pooledText.ts): a page of the default
-  // thousand messages is under 1 MiB; beyond 64 pages in flight, or a bigger page, one is a string.
-  readerBuffers: { count: 64, bytes: 1024 * 1024 },
+  // Pages come back in memory shared with the readers (storage/pooledText.ts): a page of the
+  // default thousand messages is under 1 MiB; beyond 64 pages in flight, or a bigger page, a string.
+  readerSlots: { count: 64, bytes: 1024 * 1024 },
   writerCacheMiB: 32,
 };
 

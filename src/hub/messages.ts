@@ -41,7 +41,7 @@ export interface MessageList {
 
 /**
  * A page of messages as JSON: the messages' JSON joined with commas, in list order; from a reader
- * thread, in a buffer of its pool (released once sent).
+ * thread, in a slot of memory shared with it (released once sent).
  */
 export interface JsonPage {
   joined: string | PooledText;
@@ -51,8 +51,8 @@ export interface JsonPage {
 /**
  * Pages a message list. The database joins the stored JSON of the page itself (the rows come out
  * of the subquery in its order), on a reader thread where the database has them: a page costs one
- * text, not one object per message, and the reader thread writes it into a buffer lent to it
- * (storage/pooledText.ts), not onto the heap of the thread that serves HTTP. Messages
+ * text, not one object per message, and the reader thread writes it into memory shared with the
+ * thread that serves HTTP (storage/pooledText.ts), not onto that thread's heap. Messages
  * rendered under another naming profile are rendered again, one by one.
  */
 async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest): Promise<JsonPage> {

@@ -5,7 +5,7 @@ import type PG from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
 import { createPrivateFile } from "./permissions.js";
 import { ReadConnection } from "./readConnection.js";
-import { BufferPool, type PooledText } from "./pooledText.js";
+import { type PooledText, SlotPool } from "./pooledText.js";
 import { Readers } from "./readers.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { withStatementCache } from "./statementCache.js";
@@ -38,7 +38,7 @@ export interface Database<Tables> {
   /**
    * `read` of a query of one row whose `column` is a long text (a page the database joined): on
    * reader threads the text may come as a PooledText (pooledText.ts), which the caller releases
-   * once it is sent; elsewhere, and when no buffer is free or the text does not fit one, a string.
+   * once it is sent; elsewhere, and when no slot is free or the text does not fit one, a string.
    */
   readLongText<Row, Column extends keyof Row & string>(
     query: CompiledQuery<Row>,
@@ -61,11 +61,11 @@ export interface SqliteTuning {
   /** Threads that run `read()` queries on connections of their own (none: on the calling thread). */
   readers?: number;
   /**
-   * Buffers lent to the readers for the texts of `readLongText` (pooledText.ts): `count` of `bytes`
-   * each, made as needed; a text finds one while fewer than `count` are out and fits it if it is
-   * a little under `bytes`. Without them those texts come as strings.
+   * Memory shared with the readers for the texts of `readLongText` (pooledText.ts): `count` slots
+   * of `bytes` each, at most `count` such texts in flight, each a little under `bytes`. Without
+   * it those texts come as strings.
    */
-  readerBuffers?: { count: number; bytes: number };
+  readerSlots?: { count: number; bytes: number };
   /**
    * Most memory the page cache of the connection that writes may take, in MiB (SQLite's default is
    * 2 MiB). It only grows as pages are touched.
@@ -103,10 +103,9 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     if (tuning.writerCacheMiB !== undefined) sqlite.pragma(`cache_size = ${-tuning.writerCacheMiB * 1024}`);
     const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
     const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    const buffers =
-      tuning.readerBuffers && new BufferPool(tuning.readerBuffers.count, tuning.readerBuffers.bytes);
+    const slots = tuning.readerSlots && new SlotPool(tuning.readerSlots.count, tuning.readerSlots.bytes);
     const readers =
-      file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!, buffers) : undefined;
+      file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!, slots) : undefined;
     // Without reader threads, reads on a file run on a connection of their own (opened on first use).
     let connection: ReadConnection | undefined;
     const here =

@@ -1,70 +1,73 @@
 /**
  * Long texts a reader thread hands the thread that serves HTTP without a string on that thread's
- * heap: the reader writes the text's UTF-8 into a buffer lent to it with the read (moved, not
- * copied, each way) and the answer is sent from that buffer. A page of a hundred messages is about
- * 64 KB; as a string it lands in the main thread's young generation, is flattened and joined with
- * its head and tail, and at thousands of pages a second the collector copies and promotes the ones
- * in flight (docs/performance.md). A buffer goes back to its pool once its answer is written, so
- * its memory is neither garbage nor new.
+ * heap: the reader writes the text's UTF-8 into a slot of memory the two threads share, and the
+ * answer is sent from the slot. A page of a hundred messages is about 64 KB; as a string it lands in
+ * the main thread's young generation, is flattened and joined with its head and tail, and at
+ * thousands of pages a second the collector copies and promotes the ones in flight. Nor is it
+ * moved as a buffer: V8 counts every ArrayBuffer that arrives from another thread as new memory
+ * outside its heap and answers a few dozen MiB of them with a full collection
+ * (docs/performance.md). A slot is used again once its answer has been written, and the one
+ * SharedArrayBuffer is counted once.
  */
 
-/** Bytes kept free before and after the text in a buffer, for the answer's head and tail. */
+/** Bytes kept free before and after the text in a slot, for the answer's head and tail. */
 export const TEXT_HEAD = 64;
 export const TEXT_TAIL = 192;
 
-/** At most `count` buffers of `bytes` each, made when first needed; the last returned is the next lent. */
-export class BufferPool {
-  readonly #free: ArrayBuffer[] = [];
-  readonly #bytes: number;
-  #unmade: number;
+/** What a reader thread is told of the slots (it can be posted to a thread as it is). */
+export interface SharedSlots {
+  buffer: SharedArrayBuffer;
+  slotBytes: number;
+}
 
-  constructor(count: number, bytes: number) {
-    this.#unmade = count;
-    this.#bytes = bytes;
+/** `count` slots of `slotBytes` in one SharedArrayBuffer; the last given back is the next taken. */
+export class SlotPool {
+  readonly shared: SharedSlots;
+  readonly #free: number[];
+
+  constructor(count: number, slotBytes: number) {
+    // Its pages are mapped as they are first written: slots never used cost no memory.
+    this.shared = { buffer: new SharedArrayBuffer(count * slotBytes), slotBytes };
+    this.#free = Array.from({ length: count }, (_, i) => count - 1 - i);
   }
 
-  /** A buffer to lend, or undefined when every one is out (the caller then takes a string). */
-  take(): ArrayBuffer | undefined {
-    const free = this.#free.pop();
-    if (free !== undefined || this.#unmade === 0) return free;
-    this.#unmade--;
-    return new ArrayBuffer(this.#bytes);
+  /** A free slot, or undefined when every one is in use (the caller then takes a string). */
+  take(): number | undefined {
+    return this.#free.pop();
   }
 
-  give(buffer: ArrayBuffer): void {
-    this.#free.push(buffer);
-  }
-
-  /** A lent buffer that will not come back (its thread died): the pool may make another. */
-  lost(): void {
-    this.#unmade++;
+  give(slot: number): void {
+    this.#free.push(slot);
   }
 }
 
-/** A text written at TEXT_HEAD of a pooled buffer, held until `release()`. */
+/** A text written at TEXT_HEAD of a slot, held until `release()`. */
 export class PooledText {
-  readonly #pool: BufferPool;
-  readonly #buffer: ArrayBuffer;
+  readonly #pool: SlotPool;
+  readonly #slot: number;
+  readonly #start: number;
   /** The text's length in UTF-8 bytes. */
   readonly byteLength: number;
   #released = false;
 
-  constructor(pool: BufferPool, buffer: ArrayBuffer, byteLength: number) {
+  constructor(pool: SlotPool, slot: number, byteLength: number) {
     this.#pool = pool;
-    this.#buffer = buffer;
+    this.#slot = slot;
+    this.#start = slot * pool.shared.slotBytes + TEXT_HEAD;
     this.byteLength = byteLength;
   }
 
   /**
-   * The text between `head` and `tail`, as one Buffer over the pooled memory (a copy only when they
-   * do not fit the room around it), valid until `release()`.
+   * The text between `head` and `tail`, as one Buffer over the slot (a copy only when they do not
+   * fit the room around it), valid until `release()`.
    */
   framed(head: string, tail: string): Buffer {
     const headBytes = Buffer.byteLength(head);
     const tailBytes = Buffer.byteLength(tail);
     if (headBytes > TEXT_HEAD || tailBytes > TEXT_TAIL)
       return Buffer.concat([Buffer.from(head), this.#text(), Buffer.from(tail)]);
-    const framed = Buffer.from(this.#buffer, TEXT_HEAD - headBytes, headBytes + this.byteLength + tailBytes);
+    const { buffer } = this.#pool.shared;
+    const framed = Buffer.from(buffer, this.#start - headBytes, headBytes + this.byteLength + tailBytes);
     framed.write(head, 0);
     framed.write(tail, headBytes + this.byteLength);
     return framed;
@@ -74,14 +77,14 @@ export class PooledText {
     return this.#text().toString("utf8");
   }
 
-  /** Gives the buffer back to its pool; later calls do nothing. */
+  /** Gives the slot back to its pool; later calls do nothing. */
   release(): void {
     if (this.#released) return;
     this.#released = true;
-    this.#pool.give(this.#buffer);
+    this.#pool.give(this.#slot);
   }
 
   #text(): Buffer {
-    return Buffer.from(this.#buffer, TEXT_HEAD, this.byteLength);
+    return Buffer.from(this.#pool.shared.buffer, this.#start, this.byteLength);
   }
 }

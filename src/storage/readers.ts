@@ -7,7 +7,7 @@
  */
 import type { Worker } from "node:worker_threads";
 import type { CompiledQuery } from "kysely";
-import { type BufferPool, PooledText, TEXT_HEAD, TEXT_TAIL } from "./pooledText.js";
+import { PooledText, type SlotPool, TEXT_HEAD, TEXT_TAIL } from "./pooledText.js";
 import type { WithPooledText } from "./database.js";
 import { startSqliteWorker } from "./sqliteSettings.js";
 
@@ -24,13 +24,16 @@ function statement(sql) {
 }
 // Structured cloning turns Buffers into Uint8Arrays; better-sqlite3 binds Buffers.
 const bind = (value) => (value instanceof Uint8Array ? Buffer.from(value.buffer, value.byteOffset, value.length) : value);
+const slots = workerData.data.slots;
+const memory = slots && new Uint8Array(slots.buffer);
+const room = slots ? slots.slotBytes - ${TEXT_HEAD} - ${TEXT_TAIL} : 0;
 const encoder = new TextEncoder();
-/** Writes the text at ${TEXT_HEAD} of a lent buffer (pooledText.ts): its UTF-8 length, or -1 when it does not fit. */
-function write(text, buffer) {
-  const room = buffer.byteLength - ${TEXT_HEAD} - ${TEXT_TAIL};
+/** Writes the text at ${TEXT_HEAD} of a slot (pooledText.ts): its UTF-8 length, or -1 when it does not fit. */
+function write(text, slot) {
   // A UTF-16 unit is at least one byte of UTF-8: a longer text cannot fit.
   if (text.length > room) return -1;
-  const { read, written } = encoder.encodeInto(text, new Uint8Array(buffer, ${TEXT_HEAD}, room));
+  const start = slot * slots.slotBytes + ${TEXT_HEAD};
+  const { read, written } = encoder.encodeInto(text, memory.subarray(start, start + room));
   return read === text.length ? written : -1;
 }
 parentPort.on("message", (request) => {
@@ -39,20 +42,17 @@ parentPort.on("message", (request) => {
     parentPort.close();
     return;
   }
-  // A lent buffer always goes back, moved as it came.
-  const lent = request.into?.buffer;
-  const moved = lent === undefined ? [] : [lent];
   try {
     const rows = statement(request.sql).all(request.parameters.map(bind));
     let bytes = -1;
-    if (lent !== undefined && rows.length === 1) {
-      const { column } = request.into;
-      if (typeof rows[0][column] === "string") bytes = write(rows[0][column], lent);
-      if (bytes >= 0) rows[0][column] = null;
+    const into = request.into;
+    if (into !== undefined && rows.length === 1) {
+      if (typeof rows[0][into.column] === "string") bytes = write(rows[0][into.column], into.slot);
+      if (bytes >= 0) rows[0][into.column] = null;
     }
-    parentPort.postMessage({ id: request.id, rows, lent, bytes }, moved);
+    parentPort.postMessage({ id: request.id, rows, bytes });
   } catch (error) {
-    parentPort.postMessage({ id: request.id, error: { message: String(error.message), code: error.code }, lent }, moved);
+    parentPort.postMessage({ id: request.id, error: { message: String(error.message), code: error.code } });
   }
 });
 `;
@@ -61,14 +61,14 @@ interface Pending {
   worker: Worker;
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
-  /** The column whose text is asked into a buffer lent with the read (readLongText). */
-  into?: string;
+  /** The slot the read's text is asked into, and its column (readLongText). */
+  into?: { slot: number; column: string };
 }
 
-/** A lent buffer comes back with every answer to a read it went with; `bytes` -1 when it holds no text. */
+/** `bytes`: the length of the text written into the read's slot, or -1 when none was. */
 type Reply =
-  | { id: number; rows: Record<string, unknown>[]; lent?: ArrayBuffer; bytes: number }
-  | { id: number; error: { message: string; code?: string }; lent?: ArrayBuffer };
+  | { id: number; rows: Record<string, unknown>[]; bytes: number }
+  | { id: number; error: { message: string; code?: string } };
 
 /** Blobs come back as Uint8Arrays; the rest of castnet (and better-sqlite3, for parameters) expects Buffers. */
 function withBuffers(row: Record<string, unknown>): Record<string, unknown> {
@@ -88,13 +88,13 @@ export class Readers {
   #next = 0;
   #closing = false;
 
-  readonly #buffers: BufferPool | undefined;
+  readonly #slots: SlotPool | undefined;
 
-  /** `buffers`: lent with readLongText's reads for their texts; without them the texts come as strings. */
-  constructor(path: string, count: number, buffers?: BufferPool) {
-    this.#buffers = buffers;
+  /** `slots`: where readLongText's texts are written; without them the texts come as strings. */
+  constructor(path: string, count: number, slots?: SlotPool) {
+    this.#slots = slots;
     this.#workers = Array.from({ length: count }, () => {
-      const worker = startSqliteWorker(READER, path);
+      const worker = startSqliteWorker(READER, path, { slots: slots?.shared });
       worker.on("message", (reply: Reply) => this.#settle(reply));
       // An error is followed by 'exit', where its reads are failed.
       worker.on("error", () => undefined);
@@ -116,26 +116,24 @@ export class Readers {
 
   /**
    * `read` of a query of one row whose `column` is a long text: the text comes as a PooledText
-   * while the pool has a buffer to lend and the text fits it, as a string otherwise.
+   * while a slot is free and the text fits it, as a string otherwise.
    */
   readLongText<Row, Column extends keyof Row & string>(
     query: CompiledQuery<Row>,
     column: Column,
   ): Promise<WithPooledText<Row, Column>[]> {
-    const buffer = this.#buffers?.take();
-    return this.#ask(query, buffer && { column, buffer });
+    const slot = this.#slots?.take();
+    return this.#ask(query, slot === undefined ? undefined : { slot, column });
   }
 
-  #ask<Row>(query: CompiledQuery<Row>, into?: { column: string; buffer: ArrayBuffer }): Promise<Row[]> {
+  #ask<Row>(query: CompiledQuery<Row>, into?: Pending["into"]): Promise<Row[]> {
     const id = this.#nextId++;
     const worker = this.#workers[this.#next++ % this.#workers.length]!;
     // Idle readers do not keep the process alive; busy ones do, until their answers arrive.
     if (this.#pending.size === 0) for (const w of this.#workers) w.ref();
     return new Promise<Row[]>((resolve, reject) => {
-      const pending = { worker, resolve: resolve as (rows: unknown[]) => void, reject, into: into?.column };
-      this.#pending.set(id, pending);
-      const request = { id, sql: query.sql, parameters: query.parameters, into };
-      worker.postMessage(request, into ? [into.buffer] : []);
+      this.#pending.set(id, { worker, resolve: resolve as (rows: unknown[]) => void, reject, into });
+      worker.postMessage({ id, sql: query.sql, parameters: query.parameters, into });
     });
   }
 
@@ -154,16 +152,16 @@ export class Readers {
     const pending = this.#pending.get(reply.id);
     this.#pending.delete(reply.id);
     if (this.#pending.size === 0) for (const worker of this.#workers) worker.unref();
-    const { lent } = reply;
-    const text = lent !== undefined && "rows" in reply && reply.bytes >= 0 && pending?.into !== undefined;
-    // A buffer that holds no text is free again at once.
-    if (lent !== undefined && !text) this.#buffers!.give(lent);
     if (pending === undefined) return;
+    const { into } = pending;
+    const text = into !== undefined && "rows" in reply && reply.bytes >= 0;
+    // A slot that holds no text is free again at once.
+    if (into !== undefined && !text) this.#slots!.give(into.slot);
     if ("error" in reply) {
       pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
     } else {
       const rows = reply.rows.map(withBuffers);
-      if (text) rows[0]![pending.into!] = new PooledText(this.#buffers!, lent, reply.bytes);
+      if (text) rows[0]![into.column] = new PooledText(this.#slots!, into.slot, reply.bytes);
       pending.resolve(rows);
     }
   }
@@ -174,8 +172,7 @@ export class Readers {
     for (const [id, pending] of this.#pending) {
       if (pending.worker !== worker) continue;
       this.#pending.delete(id);
-      // Its buffer went down with the thread.
-      if (pending.into !== undefined) this.#buffers!.lost();
+      if (pending.into !== undefined) this.#slots!.give(pending.into.slot);
       pending.reject(error);
     }
   }

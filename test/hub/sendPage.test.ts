@@ -3,30 +3,30 @@ import { connect } from "node:net";
 import { describe, it } from "node:test";
 import Fastify from "fastify";
 import { sendPage } from "../../src/hub/routes/json.js";
-import { BufferPool, PooledText, TEXT_HEAD } from "../../src/storage/pooledText.js";
+import { PooledText, SlotPool, TEXT_HEAD } from "../../src/storage/pooledText.js";
 
 const MESSAGES = '{"a":1},{"b":"é✓"}';
 
-/** A pool of one buffer, lent out with MESSAGES in it as a reader thread would leave it. */
-function lentPage(): { pool: BufferPool; text: PooledText } {
-  const pool = new BufferPool(1, 4096);
-  const buffer = pool.take()!;
+/** A pool of one slot, taken, with MESSAGES in it as a reader thread would leave it. */
+function lentPage(): { pool: SlotPool; text: PooledText } {
+  const pool = new SlotPool(1, 4096);
+  const slot = pool.take()!;
   const bytes = Buffer.from(MESSAGES);
-  new Uint8Array(buffer, TEXT_HEAD).set(bytes);
-  return { pool, text: new PooledText(pool, buffer, bytes.length) };
+  new Uint8Array(pool.shared.buffer, slot * pool.shared.slotBytes + TEXT_HEAD).set(bytes);
+  return { pool, text: new PooledText(pool, slot, bytes.length) };
 }
 
-/** Waits up to a second for the pool to have its buffer back (the answer is written a moment after). */
-async function bufferBack(pool: BufferPool): Promise<void> {
+/** Waits up to a second for the pool to have its slot back (the answer is written a moment after). */
+async function slotBack(pool: SlotPool): Promise<void> {
   for (let i = 0; i < 100; i++) {
     if (pool.take() !== undefined) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  assert.fail("the lent buffer did not come back");
+  assert.fail("the slot did not come back");
 }
 
-describe("a page sent from a buffer lent to a reader thread", () => {
-  it("answers the same bytes as a page held as a string, and the buffer goes back once the answer is written", async () => {
+describe("a page sent from memory shared with a reader thread", () => {
+  it("answers the same bytes as a page held as a string, and its slot is free again once the answer is written", async () => {
     const { pool, text } = lentPage();
     const app = Fastify();
     app.get("/lent", (_request, reply) => sendPage(reply, { messages: text, nextPageToken: "AQID" }));
@@ -40,13 +40,13 @@ describe("a page sent from a buffer lent to a reader thread", () => {
         assert.equal(response.headers["content-length"], String(Buffer.byteLength(expected)));
         assert.equal(response.body, expected);
       }
-      await bufferBack(pool);
+      await slotBack(pool);
     } finally {
       await app.close();
     }
   });
 
-  it("gives the buffer back when the caller hung up before the page was sent", async () => {
+  it("frees the slot when the caller hung up before the page was sent", async () => {
     const { pool, text } = lentPage();
     let hungUp!: () => void;
     const gone = new Promise<void>((resolve) => (hungUp = resolve));
@@ -64,7 +64,7 @@ describe("a page sent from a buffer lent to a reader thread", () => {
         setTimeout(() => socket.destroy(), 20);
       });
       await gone;
-      await bufferBack(pool);
+      await slotBack(pool);
     } finally {
       await app.close();
     }

@@ -247,12 +247,12 @@ describe("reads on reader threads of a SQLite file", () => {
   });
 });
 
-describe("long texts from reader threads, in buffers lent with the read", () => {
-  it("hold the text exactly, come as strings while the one buffer is out or when a text does not fit, and get the buffer back after a release or an error", async () => {
+describe("long texts from reader threads, in slots of memory shared with them", () => {
+  it("hold the text exactly, come as strings while the one slot is taken or when a text does not fit, and free the slot after a release or an error", async () => {
     const dir = mkdtempSync(join(tmpdir(), "castnet-lent-"));
     const database = openDatabase<Tables>(
       { engine: "sqlite", path: join(dir, "lent.sqlite") },
-      { readers: 1, readerBuffers: { count: 1, bytes: 1024 } },
+      { readers: 1, readerSlots: { count: 1, bytes: 1024 } },
     );
     try {
       await migrate(database, "demo", migrations);
@@ -274,7 +274,7 @@ describe("long texts from reader threads, in buffers lent with the read", () => 
       const longHead = `{"${"h".repeat(TEXT_HEAD)}":[`;
       assert.equal(lent!.s.framed(longHead, "]}").toString(), `${longHead}${joined}]}`);
 
-      // The only buffer is out: the next text is a string.
+      // The only slot is taken: the next text is a string.
       assert.deepEqual(await database.readLongText(page(), "s"), [{ s: joined, n: 4 }]);
       lent!.s.release();
       lent!.s.release();
@@ -283,12 +283,12 @@ describe("long texts from reader threads, in buffers lent with the read", () => 
       assert.equal(again!.s.toString(), joined);
       again!.s.release();
 
-      // A refused read gives the buffer back with its error.
+      // A refused read frees its slot.
       await assert.rejects(
         database.readLongText(sql<{ s: string }>`select s from no_such_table`.compile(database.db), "s"),
         /no such table/,
       );
-      // So does a text longer than the buffer's room, which comes as a string.
+      // So does a text longer than the slot's room, which comes as a string.
       const long = "x".repeat(1024);
       await database.db.insertInto("demo_counters").values({ name: long, value: 1 }).execute();
       assert.deepEqual(await database.readLongText(page(sql`name = ${long}`), "s"), [{ s: long, n: 1 }]);
