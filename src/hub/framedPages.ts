@@ -3,15 +3,18 @@
  * repeated field and joined by the database.
  */
 import { sql } from "kysely";
-import type { Database } from "../storage/index.js";
+import type { Database, PooledText } from "../storage/index.js";
 import { type MessageList, nextKey, pageStatement } from "./messages.js";
 import type { PageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
 /** A page of messages for the gRPC API: their stored bytes, each as a protobuf field 1. */
 export interface FramedPage {
-  /** The messages as the repeated field 1 of MessagesResponse: tag, varint length, bytes, each. */
-  framed: Uint8Array;
+  /**
+   * The messages as the repeated field 1 of MessagesResponse: tag, varint length, bytes, each; from
+   * a reader thread, in a slot of memory shared with it (released once serialised).
+   */
+  framed: Uint8Array | PooledText;
   next: Uint8Array | undefined;
 }
 
@@ -53,7 +56,7 @@ export async function framedPage(
 ): Promise<FramedPage> {
   const direction = page.reverse ? "desc" : "asc";
   const postgres = database.engine === "postgres";
-  const [row] = await database.read(
+  const [row] = await database.readLongText(
     pageStatement(
       database,
       "framed",
@@ -79,6 +82,7 @@ export async function framedPage(
         );
       },
     ),
+    "joined",
   );
   const count = Number(row?.n ?? 0);
   if (row === undefined || row.joined === null || count === 0)

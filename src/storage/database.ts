@@ -36,9 +36,10 @@ export interface Database<Tables> {
    */
   readArrays<Columns extends readonly unknown[]>(query: CompiledQuery): Promise<Columns[]>;
   /**
-   * `read` of a query of one row whose `column` is a long text (a page the database joined): on
-   * reader threads the text may come as a PooledText (pooledText.ts), which the caller releases
-   * once it is sent; elsewhere, and when no slot is free or the text does not fit one, a string.
+   * `read` of a query of one row whose `column` is a long text or blob (a page the database
+   * joined): on reader threads it may come as a PooledText (pooledText.ts), which the caller
+   * releases once it is sent; elsewhere, and when no slot is free or it does not fit one, as the
+   * string or Buffer `read` gives.
    */
   readLongText<Row, Column extends keyof Row & string>(
     query: CompiledQuery<Row>,
@@ -47,7 +48,7 @@ export interface Database<Tables> {
   close(): Promise<void>;
 }
 
-/** A row whose `Column` may hold a PooledText instead of its text. */
+/** A row whose `Column` may hold a PooledText instead of its text or bytes. */
 export type WithPooledText<Row, Column extends keyof Row> = Omit<Row, Column> & {
   [K in Column]: Row[K] | PooledText;
 };
@@ -61,9 +62,9 @@ export interface SqliteTuning {
   /** Threads that run `read()` queries on connections of their own (none: on the calling thread). */
   readers?: number;
   /**
-   * Memory shared with the readers for the texts of `readLongText` (pooledText.ts): `count` slots
-   * of `bytes` each, at most `count` such texts in flight, each a little under `bytes`. Without
-   * it those texts come as strings.
+   * Memory shared with the readers for what `readLongText` reads (pooledText.ts): `count` slots
+   * of `bytes` each, at most `count` such reads in flight, each a little under `bytes`. Without
+   * it those come as strings and Buffers.
    */
   readerSlots?: { count: number; bytes: number };
   /**

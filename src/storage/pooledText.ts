@@ -41,7 +41,7 @@ export class SlotPool {
   }
 }
 
-/** A text written at TEXT_HEAD of a slot, held until `release()`. */
+/** A text (UTF-8) or bytes written at TEXT_HEAD of a slot, held until `release()`. */
 export class PooledText {
   readonly #pool: SlotPool;
   readonly #slot: number;
@@ -58,23 +58,29 @@ export class PooledText {
   }
 
   /**
-   * The text between `head` and `tail`, as one Buffer over the slot (a copy only when they do not
-   * fit the room around it), valid until `release()`.
+   * The text between `head` and `tail` (text as UTF-8, or bytes), as one Buffer over the slot (a
+   * copy only when they do not fit the room around it), valid until `release()`.
    */
-  framed(head: string, tail: string): Buffer {
-    const headBytes = Buffer.byteLength(head);
-    const tailBytes = Buffer.byteLength(tail);
+  framed(head: string | Uint8Array, tail: string | Uint8Array): Buffer {
+    const headBytes = typeof head === "string" ? Buffer.byteLength(head) : head.length;
+    const tailBytes = typeof tail === "string" ? Buffer.byteLength(tail) : tail.length;
     if (headBytes > TEXT_HEAD || tailBytes > TEXT_TAIL)
       return Buffer.concat([Buffer.from(head), this.#text(), Buffer.from(tail)]);
+    this.#held();
     const { buffer } = this.#pool.shared;
     const framed = Buffer.from(buffer, this.#start - headBytes, headBytes + this.byteLength + tailBytes);
-    framed.write(head, 0);
-    framed.write(tail, headBytes + this.byteLength);
+    put(framed, 0, head);
+    put(framed, headBytes + this.byteLength, tail);
     return framed;
   }
 
   toString(): string {
     return this.#text().toString("utf8");
+  }
+
+  /** After a release the slot may hold another read's text: refusing to read it beats sending it. */
+  #held(): void {
+    if (this.#released) throw new Error("a pooled text was read after its release");
   }
 
   /** Gives the slot back to its pool; later calls do nothing. */
@@ -85,6 +91,12 @@ export class PooledText {
   }
 
   #text(): Buffer {
+    this.#held();
     return Buffer.from(this.#pool.shared.buffer, this.#start, this.byteLength);
   }
+}
+
+function put(into: Buffer, at: number, value: string | Uint8Array): void {
+  if (typeof value === "string") into.write(value, at);
+  else into.set(value, at);
 }

@@ -28,13 +28,20 @@ const slots = workerData.data.slots;
 const memory = slots && new Uint8Array(slots.buffer);
 const room = slots ? slots.slotBytes - ${TEXT_HEAD} - ${TEXT_TAIL} : 0;
 const encoder = new TextEncoder();
-/** Writes the text at ${TEXT_HEAD} of a slot (pooledText.ts): its UTF-8 length, or -1 when it does not fit. */
-function write(text, slot) {
+/**
+ * Writes a text (as UTF-8) or bytes at ${TEXT_HEAD} of a slot (pooledText.ts): their length, or -1
+ * when they do not fit.
+ */
+function write(value, slot) {
   // A UTF-16 unit is at least one byte of UTF-8: a longer text cannot fit.
-  if (text.length > room) return -1;
+  if (value.length > room) return -1;
   const start = slot * slots.slotBytes + ${TEXT_HEAD};
-  const { read, written } = encoder.encodeInto(text, memory.subarray(start, start + room));
-  return read === text.length ? written : -1;
+  if (typeof value !== "string") {
+    memory.set(value, start);
+    return value.length;
+  }
+  const { read, written } = encoder.encodeInto(value, memory.subarray(start, start + room));
+  return read === value.length ? written : -1;
 }
 parentPort.on("message", (request) => {
   if (request === "close") {
@@ -47,7 +54,8 @@ parentPort.on("message", (request) => {
     let bytes = -1;
     const into = request.into;
     if (into !== undefined && rows.length === 1) {
-      if (typeof rows[0][into.column] === "string") bytes = write(rows[0][into.column], into.slot);
+      const value = rows[0][into.column];
+      if (typeof value === "string" || value instanceof Uint8Array) bytes = write(value, into.slot);
       if (bytes >= 0) rows[0][into.column] = null;
     }
     parentPort.postMessage({ id: request.id, rows, bytes });
@@ -115,8 +123,8 @@ export class Readers {
   }
 
   /**
-   * `read` of a query of one row whose `column` is a long text: the text comes as a PooledText
-   * while a slot is free and the text fits it, as a string otherwise.
+   * `read` of a query of one row whose `column` is a long text or blob: it comes as a PooledText
+   * while a slot is free and it fits one, as a string or Buffer otherwise.
    */
   readLongText<Row, Column extends keyof Row & string>(
     query: CompiledQuery<Row>,

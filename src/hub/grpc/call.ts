@@ -2,7 +2,7 @@
 import type { handleUnaryCall, ServerUnaryCall, UntypedServiceImplementation } from "@grpc/grpc-js";
 import type { Logger } from "../../http/index.js";
 import { HubError } from "../../protocol/errors.js";
-import type { Database } from "../../storage/index.js";
+import { type Database, PooledText } from "../../storage/index.js";
 import type { CredentialCheck } from "../auth.js";
 import type { StoreType } from "../keys.js";
 import { framedPage } from "../framedPages.js";
@@ -25,17 +25,33 @@ export interface GrpcContext {
 /** The methods of one group, by their names in the service definition. */
 export type Handlers = UntypedServiceImplementation;
 
-/** A unary method from an async function; a thrown HubError becomes its gRPC status. */
+/**
+ * A unary method from an async function; a thrown HubError becomes its gRPC status. A page answered
+ * from a slot of reader memory gets its slot back once the callback returns: grpc-js serialises an
+ * answer within it (and copies it into its frame), or has dropped the call. Should it ever defer
+ * that, the serialiser would find the slot released and fail the call (PooledText) rather than
+ * send another read's bytes.
+ */
 export function unary<Request, Answer>(
   ctx: GrpcContext,
   handle: (request: Request, call: ServerUnaryCall<Request, Answer>) => Promise<Answer>,
 ): handleUnaryCall<Request, Answer> {
   return (call, callback) => {
     handle(call.request, call).then(
-      (answer) => callback(null, answer),
+      (answer) => {
+        try {
+          callback(null, answer);
+        } finally {
+          if (isPooledPage(answer)) answer.framed.release();
+        }
+      },
       (error: unknown) => callback(statusOfThrown(error, ctx.logger)),
     );
   };
+}
+
+function isPooledPage(answer: unknown): answer is BytesPage & { framed: PooledText } {
+  return typeof answer === "object" && answer !== null && (answer as BytesPage).framed instanceof PooledText;
 }
 
 export interface PagingFields {

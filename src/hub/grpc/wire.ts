@@ -8,14 +8,18 @@
 import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { MethodDefinition, ServiceDefinition } from "@grpc/grpc-js";
 import { HubServiceService } from "../../protocol/generated/rpc.js";
+import { PooledText } from "../../storage/index.js";
 
 /**
  * A page of stored messages or events. MessagesResponse and EventsResponse have one layout: the
  * items in field 1, the next page's token in field 2.
  */
 export interface BytesPage {
-  /** The items as the repeated field 1, framed (messages come so from the database; see framed()). */
-  framed: Uint8Array;
+  /**
+   * The items as the repeated field 1, framed (messages come so from the database; see framed()),
+   * in a slot of memory shared with a reader thread until `unary` releases it (call.ts).
+   */
+  framed: Uint8Array | PooledText;
   nextPageToken: Uint8Array | undefined;
 }
 
@@ -25,6 +29,7 @@ export type BulkAnswer =
 
 const bytesOf = (value: Uint8Array): Buffer => Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 const raw = (value: Buffer): Buffer => value;
+const NOTHING = new Uint8Array(0);
 
 function finish(writer: BinaryWriter): Buffer {
   return bytesOf(writer.finish());
@@ -63,13 +68,22 @@ export function framed(items: readonly Uint8Array[]): Buffer {
   return out;
 }
 
-/** A page's answer: its framed items as they are when no page follows, else with the token after them. */
+/**
+ * A page's answer: its framed items as they are when no page follows, else with the token after
+ * them; a page in a slot is answered from the slot (grpc-js copies the answer into its frame).
+ */
 function encodePage(page: BytesPage): Buffer {
-  const token = page.nextPageToken;
-  if (token === undefined) return bytesOf(page.framed);
-  const out = Buffer.allocUnsafe(page.framed.length + fieldSize(token));
-  out.set(page.framed, 0);
-  putField(out, page.framed.length, 18, token);
+  const { framed, nextPageToken: token } = page;
+  if (framed instanceof PooledText) {
+    if (token === undefined) return framed.framed(NOTHING, NOTHING);
+    const tokenField = Buffer.allocUnsafe(fieldSize(token));
+    putField(tokenField, 0, 18, token);
+    return framed.framed(NOTHING, tokenField);
+  }
+  if (token === undefined) return bytesOf(framed);
+  const out = Buffer.allocUnsafe(framed.length + fieldSize(token));
+  out.set(framed, 0);
+  putField(out, framed.length, 18, token);
   return out;
 }
 
