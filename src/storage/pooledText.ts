@@ -1,7 +1,7 @@
 /**
- * Long texts a reader thread hands the thread that serves HTTP without a string on that thread's
- * heap: the reader writes the text's UTF-8 into a slot of memory the two threads share, and the
- * answer is sent from the slot. A page of a hundred messages is about 64 KB; as a string it lands in
+ * Long texts (and blobs) a reader thread hands the thread that serves HTTP without a string or a
+ * buffer on that thread's heap: the reader writes the text's UTF-8 into a slot of memory the two
+ * threads share, and the answer is sent from the slot. A page of a hundred messages is about 64 KB; as a string it lands in
  * the main thread's young generation, is flattened and joined with its head and tail, and at
  * thousands of pages a second the collector copies and promotes the ones in flight. Nor is it
  * moved as a buffer: V8 counts every ArrayBuffer that arrives from another thread as new memory

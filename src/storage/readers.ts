@@ -69,11 +69,11 @@ interface Pending {
   worker: Worker;
   resolve(rows: unknown[]): void;
   reject(error: Error): void;
-  /** The slot the read's text is asked into, and its column (readLongText). */
+  /** The slot the read's text or blob is asked into, and its column (readLongText). */
   into?: { slot: number; column: string };
 }
 
-/** `bytes`: the length of the text written into the read's slot, or -1 when none was. */
+/** `bytes`: the length of what was written into the read's slot, or -1 when nothing was. */
 type Reply =
   | { id: number; rows: Record<string, unknown>[]; bytes: number }
   | { id: number; error: { message: string; code?: string } };
@@ -98,7 +98,7 @@ export class Readers {
 
   readonly #slots: SlotPool | undefined;
 
-  /** `slots`: where readLongText's texts are written; without them the texts come as strings. */
+  /** `slots`: where readLongText's texts and blobs are written; without them they come as strings and Buffers. */
   constructor(path: string, count: number, slots?: SlotPool) {
     this.#slots = slots;
     this.#workers = Array.from({ length: count }, () => {
