@@ -74,10 +74,6 @@ export class PooledText {
     return framed;
   }
 
-  toString(): string {
-    return this.#text().toString("utf8");
-  }
-
   /** After a release the slot may hold another read's text: refusing to read it beats sending it. */
   #held(): void {
     if (this.#released) throw new Error("a pooled text was read after its release");

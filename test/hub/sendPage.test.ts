@@ -8,7 +8,7 @@ import { PooledText, SlotPool, TEXT_HEAD } from "../../src/storage/pooledText.js
 const MESSAGES = '{"a":1},{"b":"é✓"}';
 
 /** A pool of one slot, taken, with MESSAGES in it as a reader thread would leave it. */
-function lentPage(): { pool: SlotPool; text: PooledText } {
+function slotPage(): { pool: SlotPool; text: PooledText } {
   const pool = new SlotPool(1, 4096);
   const slot = pool.take()!;
   const bytes = Buffer.from(MESSAGES);
@@ -27,13 +27,13 @@ async function slotBack(pool: SlotPool): Promise<void> {
 
 describe("a page sent from memory shared with a reader thread", () => {
   it("answers the same bytes as a page held as a string, and its slot is free again once the answer is written", async () => {
-    const { pool, text } = lentPage();
+    const { pool, text } = slotPage();
     const app = Fastify();
-    app.get("/lent", (_request, reply) => sendPage(reply, { messages: text, nextPageToken: "AQID" }));
+    app.get("/slot", (_request, reply) => sendPage(reply, { messages: text, nextPageToken: "AQID" }));
     app.get("/string", (_request, reply) => sendPage(reply, { messages: MESSAGES, nextPageToken: "AQID" }));
     try {
       const expected = `{"messages":[${MESSAGES}],"nextPageToken":"AQID"}`;
-      for (const path of ["/lent", "/string"]) {
+      for (const path of ["/slot", "/string"]) {
         const response = await app.inject({ method: "GET", url: path });
         assert.equal(response.statusCode, 200);
         assert.equal(response.headers["content-type"], "application/json; charset=utf-8");
@@ -47,11 +47,11 @@ describe("a page sent from memory shared with a reader thread", () => {
   });
 
   it("frees the slot when the caller hung up before the page was sent", async () => {
-    const { pool, text } = lentPage();
+    const { pool, text } = slotPage();
     let hungUp!: () => void;
     const gone = new Promise<void>((resolve) => (hungUp = resolve));
     const app = Fastify();
-    app.get("/lent", async (request, reply) => {
+    app.get("/slot", async (request, reply) => {
       request.raw.socket.once("close", hungUp);
       await gone;
       return sendPage(reply, { messages: text, nextPageToken: "" });
@@ -60,7 +60,7 @@ describe("a page sent from memory shared with a reader thread", () => {
     try {
       const { port } = app.server.address() as { port: number };
       const socket = connect(port, "127.0.0.1", () => {
-        socket.write("GET /lent HTTP/1.1\r\nHost: localhost\r\n\r\n");
+        socket.write("GET /slot HTTP/1.1\r\nHost: localhost\r\n\r\n");
         setTimeout(() => socket.destroy(), 20);
       });
       await gone;

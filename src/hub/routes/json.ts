@@ -8,8 +8,8 @@ const HEAD = '{"messages":[';
 
 /**
  * Answers with a page: its messages as the database joined them, between a head and a tail. A page
- * in a buffer a reader thread wrote it into is sent from there, and the buffer given back once the
- * answer is written or the connection is gone.
+ * a reader thread wrote into a slot of shared memory (storage/pooledText.ts) is sent from the slot,
+ * which is freed once the answer is written or the connection is gone.
  */
 export function sendPage(reply: FastifyReply, page: MessagePage): FastifyReply {
   const { messages } = page;
