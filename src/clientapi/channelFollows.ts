@@ -4,8 +4,41 @@ import * as followStore from "./channelFollowStore.js";
 import * as channelStore from "./channelStore.js";
 import { unknownChannel } from "./channels.js";
 import type { ApiContext } from "./context.js";
-import { type Page, type PageQuery, readPage } from "./paging.js";
+import type { Cursors } from "./cursor.js";
+import { nextCursor, type PageQuery, pageRequest } from "./paging.js";
 import type { ApiDb } from "./tables.js";
+
+/** A page of a channel's followers, newest first: each fid and when it followed. */
+export interface FollowerPage {
+  fid: number[];
+  followedAt: number[];
+  next: string | undefined;
+}
+
+/** A page of the channels a fid follows, newest first: each channel's JSON text and when it was followed. */
+export interface FollowedChannelPage {
+  channelJson: string[];
+  followedAt: number[];
+  next: string | undefined;
+}
+
+/**
+ * The end of a follow page read with one row more than its `limit`, to tell whether more follow:
+ * cuts that row from the page's columns (`id` and `followedAt` among them, the page's keyset) and
+ * returns the next page's cursor when there was one.
+ */
+function endOfPage(
+  cursors: Cursors,
+  scope: string,
+  limit: number,
+  id: number[],
+  followedAt: number[],
+  ...others: unknown[][]
+): string | undefined {
+  if (id.length <= limit) return undefined;
+  for (const column of [id, followedAt, ...others]) column.length = limit;
+  return nextCursor(cursors, scope, { t: followedAt[limit - 1]!, i: id[limit - 1]! }, limit);
+}
 
 async function assertChannel(db: ApiDb, channelId: string): Promise<void> {
   if (!(await channelStore.getChannel(db, channelId))) throw unknownChannel(channelId);
@@ -21,58 +54,37 @@ export class ChannelFollows {
     private readonly cache: ChannelCache,
   ) {}
 
-  async followers(channelId: string, query: PageQuery): Promise<Page<{ fid: number; followedAt: number }>> {
-    const page = await readPage(
-      this.ctx.cursors,
-      `followers:${channelId}`,
-      query,
-      ["t", "i"],
-      (after, limit) =>
-        followStore.channelFollowers(
-          this.ctx.database,
-          channelId,
-          after && { at: after.t!, id: after.i! },
-          limit,
-        ),
-      ([id, , followedAt]) => ({ t: followedAt, i: id }),
-      ([, fid, followedAt]) => ({ fid, followedAt }),
+  async followers(channelId: string, query: PageQuery): Promise<FollowerPage> {
+    const scope = `followers:${channelId}`;
+    const { after, limit } = pageRequest(this.ctx.cursors, scope, query, ["t", "i"]);
+    const { id, fid, followed_at } = await followStore.channelFollowers(
+      this.ctx.database,
+      channelId,
+      after && { at: after.t!, id: after.i! },
+      limit + 1,
     );
+    const next = endOfPage(this.ctx.cursors, scope, limit, id, followed_at, fid);
     // A channel with followers exists, so the hot path needs no second query; only an empty first
     // page tells an unknown channel (404) from one nobody follows yet.
-    if (page.items.length === 0 && query.cursor === undefined)
-      await assertChannel(this.ctx.database.db, channelId);
-    return page;
+    if (id.length === 0 && query.cursor === undefined) await assertChannel(this.ctx.database.db, channelId);
+    return { fid, followedAt: followed_at, next };
   }
 
   /** Each followed channel as its JSON text (ChannelCache.texts), with the time it was followed. */
-  async followedChannels(
-    fid: number,
-    query: PageQuery,
-  ): Promise<Page<{ channelJson: string; followedAt: number }>> {
-    const page = await readPage(
-      this.ctx.cursors,
-      `following:${fid}`,
-      query,
-      ["t", "i"],
-      (after, limit) =>
-        followStore.followedChannels(this.ctx.database, fid, after && { at: after.t!, id: after.i! }, limit),
-      ([id, , followedAt]) => ({ t: followedAt, i: id }),
-      (row) => row,
+  async followedChannels(fid: number, query: PageQuery): Promise<FollowedChannelPage> {
+    const scope = `following:${fid}`;
+    const { after, limit } = pageRequest(this.ctx.cursors, scope, query, ["t", "i"]);
+    const rows = await followStore.followedChannels(
+      this.ctx.database,
+      fid,
+      after && { at: after.t!, id: after.i! },
+      limit + 1,
     );
-    const first = page.items[0];
-    if (first === undefined) return { ...page, items: [] };
-    // The version row is made by a migration and never deleted.
-    const texts = await this.cache.texts(
-      page.items.map(([, channelId]) => channelId),
-      first[3],
-    );
-    return {
-      ...page,
-      items: page.items.map(([, channelId, followedAt]) => ({
-        channelJson: texts.get(channelId)!,
-        followedAt,
-      })),
-    };
+    const { id, channel_id, followed_at } = rows;
+    const next = endOfPage(this.ctx.cursors, scope, limit, id, followed_at, channel_id);
+    if (id.length === 0) return { channelJson: [], followedAt: [], next };
+    const texts = await this.cache.texts(channel_id, rows.channels_version[0]!);
+    return { channelJson: channel_id.map((channel) => texts.get(channel)!), followedAt: followed_at, next };
   }
 
   async status(fid: number, channelId: string): Promise<{ following: boolean; followedAt?: number }> {

@@ -20,9 +20,36 @@ export interface Page<T> {
   next?: string;
 }
 
+/** What a page asks for: the position it starts after (none for the first page) and its size. */
+export interface PageRequest {
+  after: Position | undefined;
+  limit: number;
+}
+
 /**
- * Reads one keyset page. The cursor carries the page size too (as the reference's cursors do), so a
- * client that sends only `cursor` keeps the size it asked for; an explicit `limit` wins.
+ * The page a query asks for, its cursor checked against `scope` (the list) and `fields` (its
+ * position). The cursor carries the page size too (as the reference's cursors do), so a client that
+ * sends only `cursor` keeps the size it asked for; an explicit `limit` wins.
+ */
+export function pageRequest(
+  cursors: Cursors,
+  scope: string,
+  query: PageQuery,
+  fields: readonly string[],
+): PageRequest {
+  const after =
+    query.cursor === undefined ? undefined : cursors.decode(scope, query.cursor, [...fields, "l"]);
+  return { after, limit: query.limit ?? after?.l ?? DEFAULT_PAGE_SIZE };
+}
+
+/** The cursor of the page after one of `limit` rows whose last row is at `last`. */
+export function nextCursor(cursors: Cursors, scope: string, last: Position, limit: number): string {
+  return cursors.encode(scope, { ...last, l: limit });
+}
+
+/**
+ * Reads one keyset page of rows: `fetch` is asked for one row more than the page holds, which tells
+ * whether a next page exists.
  */
 export async function readPage<Row, T>(
   cursors: Cursors,
@@ -33,14 +60,12 @@ export async function readPage<Row, T>(
   positionOf: (row: Row) => Position,
   render: (row: Row) => T,
 ): Promise<Page<T>> {
-  const after =
-    query.cursor === undefined ? undefined : cursors.decode(scope, query.cursor, [...fields, "l"]);
-  const limit = query.limit ?? after?.l ?? DEFAULT_PAGE_SIZE;
+  const { after, limit } = pageRequest(cursors, scope, query, fields);
   const rows = await fetch(after, limit + 1);
   const more = rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
   const page: Page<T> = { items: pageRows.map(render) };
   const last = pageRows[pageRows.length - 1];
-  if (more && last !== undefined) page.next = cursors.encode(scope, { ...positionOf(last), l: limit });
+  if (more && last !== undefined) page.next = nextCursor(cursors, scope, positionOf(last), limit);
   return page;
 }

@@ -1,5 +1,6 @@
 export {
   openDatabase,
+  type Columns,
   type Database,
   type DatabaseConfig,
   type DatabaseKind,

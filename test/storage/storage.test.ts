@@ -132,6 +132,34 @@ for (const engine of await testEngines()) {
       assert.equal(big.value, 2 ** 52 + 1);
     });
 
+    it("reads column by column: every value exact, in the query's order, and empty columns for no rows", async () => {
+      const names = ['a "quoted", comma', "Café 日本 🎉", "back\\slash\nline\u0001", "plain"];
+      await database.db
+        .insertInto("demo_counters")
+        .values(names.map((name, i) => ({ name, value: i === 0 ? -(2 ** 52) : 2 ** 40 + i })))
+        .execute();
+      const page = (since: number) =>
+        database.db
+          .selectFrom("demo_counters")
+          .select(["value", "name"])
+          .select(sql<string | null>`null`.as("nothing"))
+          .where("name", "in", names)
+          .where("value", ">=", since)
+          .orderBy("value", "desc")
+          .compile();
+      assert.deepEqual(await database.readColumns(page(-(2 ** 53)), ["name", "value", "nothing"]), {
+        name: [names[3], names[2], names[1], names[0]],
+        value: [2 ** 40 + 3, 2 ** 40 + 2, 2 ** 40 + 1, -(2 ** 52)],
+        nothing: [null, null, null, null],
+      });
+      // Some of the columns, in another order; then the same query with no rows.
+      assert.deepEqual(await database.readColumns(page(2 ** 40 + 2), ["value", "name"]), {
+        value: [2 ** 40 + 3, 2 ** 40 + 2],
+        name: [names[3], names[2]],
+      });
+      assert.deepEqual(await database.readColumns(page(2 ** 50), ["name", "value"]), { name: [], value: [] });
+    });
+
     it("serialises concurrent read-modify-write transactions on one key", async () => {
       await database.db.insertInto("demo_counters").values({ name: "c", value: 0 }).execute();
       const others = [database, second];

@@ -4,7 +4,7 @@ import type { ChannelFields, NewChannel } from "../channels.js";
 import type { PageQuery } from "../paging.js";
 import { type Params, operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
-import { paged, pagedJson } from "./paged.js";
+import { pagedJson } from "./paged.js";
 import * as s from "./schemas.js";
 
 const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
@@ -87,12 +87,13 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
         ),
       },
     },
-    async (request) => {
-      const { channelId, ...page } = request.query;
-      return paged(await follows.followers(channelId, page), (users) => ({
-        users,
-        fids: users.map((user) => user.fid),
-      }));
+    async (request, reply) => {
+      const { channelId, ...query } = request.query;
+      const { fid, followedAt, next } = await follows.followers(channelId, query);
+      let users = "";
+      for (let i = 0; i < fid.length; i++)
+        users += `${i === 0 ? "" : ","}{"fid":${fid[i]},"followedAt":${followedAt[i]}}`;
+      return sendJson(reply, pagedJson(next, `{"users":[${users}],"fids":[${fid.join(",")}]}`));
     },
   );
 
@@ -109,12 +110,12 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     },
     async (request, reply) => {
       const { fid, ...query } = request.query;
-      const page = await follows.followedChannels(fid, query);
+      const { channelJson, followedAt, next } = await follows.followedChannels(fid, query);
       // followedAt is the schema's last property: it goes where the channel's text closes.
-      const channels = page.items
-        .map(({ channelJson, followedAt }) => `${channelJson.slice(0, -1)},"followedAt":${followedAt}}`)
-        .join(",");
-      return sendJson(reply, pagedJson(page.next, `{"channels":[${channels}]}`));
+      let channels = "";
+      for (let i = 0; i < channelJson.length; i++)
+        channels += `${i === 0 ? "" : ","}${channelJson[i]!.slice(0, -1)},"followedAt":${followedAt[i]}}`;
+      return sendJson(reply, pagedJson(next, `{"channels":[${channels}]}`));
     },
   );
 
