@@ -99,10 +99,9 @@ export class Actions {
       this.ctx.cursors,
       `top:${kind}`,
       query,
-      ["u", "i"],
       (after, limit) =>
-        actionStore.topActions(this.ctx.database.db, kind, after && { users: after.u!, id: after.i! }, limit),
-      (row) => ({ u: row.install_count, i: row.id }),
+        actionStore.topActions(this.ctx.database.db, kind, after && { users: after[0], id: after[1] }, limit),
+      (row) => [row.install_count, row.id],
       renderAction,
     );
   }
@@ -112,10 +111,9 @@ export class Actions {
       this.ctx.cursors,
       "featured",
       query,
-      ["r", "i"],
       (after, limit) =>
-        actionStore.featuredActions(this.ctx.database.db, after && { rank: after.r!, id: after.i! }, limit),
-      (row) => ({ r: row.featured_rank ?? 0, i: row.id }),
+        actionStore.featuredActions(this.ctx.database.db, after && { rank: after[0], id: after[1] }, limit),
+      (row) => [row.featured_rank ?? 0, row.id],
       renderAction,
     );
   }

@@ -1,17 +1,17 @@
 import { sql } from "kysely";
-import type { After } from "./paging.js";
+import type { Keyset } from "./paging.js";
 import type { ApiDb } from "./tables.js";
 
 /** A keyset page of blocks, newest first; all blockers' when `blockerFid` is undefined. */
 export async function blocks(
   db: ApiDb,
   blockerFid: number | undefined,
-  after: After | undefined,
+  after: Keyset | undefined,
   limit: number,
 ) {
   const conditions = [];
   if (blockerFid !== undefined) conditions.push(sql`blocker_fid = ${blockerFid}`);
-  if (after) conditions.push(sql`(created_at, id) < (${after.at}, ${after.id})`);
+  if (after) conditions.push(sql`(created_at, id) < (${after[0]}, ${after[1]})`);
   const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
   const { rows } = await sql<{ id: number; blocker_fid: number; blocked_fid: number; created_at: number }>`
     select id, blocker_fid, blocked_fid, created_at from api_blocks ${where}

@@ -20,10 +20,8 @@ export class Blocks {
       this.ctx.cursors,
       `blocks:${blockerFid ?? "all"}`,
       query,
-      ["t", "i"],
-      (after, limit) =>
-        blockStore.blocks(this.ctx.database.db, blockerFid, after && { at: after.t!, id: after.i! }, limit),
-      (row) => ({ t: row.created_at, i: row.id }),
+      (after, limit) => blockStore.blocks(this.ctx.database.db, blockerFid, after, limit),
+      (row) => [row.created_at, row.id],
       (row) => ({ blockerFid: row.blocker_fid, blockedFid: row.blocked_fid, createdAt: row.created_at }),
     );
   }

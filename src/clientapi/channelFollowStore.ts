@@ -1,24 +1,24 @@
 import { type SelectQueryBuilder, sql } from "kysely";
 import { compiled, type Database } from "../storage/index.js";
 import { channelsChanged } from "./channelStore.js";
-import type { After } from "./paging.js";
+import type { Keyset } from "./paging.js";
 import type { ApiDb, ApiTables } from "./tables.js";
 
 // The keyset page reads are the hot path: each is compiled once per form (first page, later page)
 // and read column by column (`Database.readColumns`), which on SQLite skips Kysely and makes a JS
 // value per column rather than per cell.
 
-const keysetParameters = (after: After | undefined) => (after ? [after.at, after.id] : []);
+const keysetParameters = (after: Keyset | undefined) => after ?? [];
 
 /** A page of follows, newest first, from after the `after` position: its parameters are keysetParameters(after), then limit. */
 function newestFirst<Query extends SelectQueryBuilder<ApiTables, "api_channel_follows", object>>(
   query: Query,
-  after: After | undefined,
+  after: Keyset | undefined,
   limit: number,
 ): Query {
   return query
     .$if(after !== undefined, (q) =>
-      q.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after!.at, after!.id))),
+      q.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after![0], after![1]))),
     )
     .orderBy("followed_at", "desc")
     .orderBy("id", "desc")
@@ -35,7 +35,7 @@ export interface FollowerColumns {
 export function channelFollowers(
   database: Database<ApiTables>,
   channelId: string,
-  after: After | undefined,
+  after: Keyset | undefined,
   limit: number,
 ): Promise<FollowerColumns> {
   const parameters = [channelId, ...keysetParameters(after), limit];
@@ -70,7 +70,7 @@ export interface FollowedChannelColumns {
 export function followedChannels(
   database: Database<ApiTables>,
   fid: number,
-  after: After | undefined,
+  after: Keyset | undefined,
   limit: number,
 ): Promise<FollowedChannelColumns> {
   const parameters = [fid, ...keysetParameters(after), limit];

@@ -37,7 +37,7 @@ function endOfPage(
 ): string | undefined {
   if (id.length <= limit) return undefined;
   for (const column of [id, followedAt, ...others]) column.length = limit;
-  return nextCursor(cursors, scope, { t: followedAt[limit - 1]!, i: id[limit - 1]! }, limit);
+  return nextCursor(cursors, scope, [followedAt[limit - 1]!, id[limit - 1]!], limit);
 }
 
 async function assertChannel(db: ApiDb, channelId: string): Promise<void> {
@@ -56,11 +56,11 @@ export class ChannelFollows {
 
   async followers(channelId: string, query: PageQuery): Promise<FollowerPage> {
     const scope = `followers:${channelId}`;
-    const { after, limit } = pageRequest(this.ctx.cursors, scope, query, ["t", "i"]);
+    const { after, limit } = pageRequest(this.ctx.cursors, scope, query);
     const { id, fid, followed_at } = await followStore.channelFollowers(
       this.ctx.database,
       channelId,
-      after && { at: after.t!, id: after.i! },
+      after,
       limit + 1,
     );
     const next = endOfPage(this.ctx.cursors, scope, limit, id, followed_at, fid);
@@ -73,13 +73,8 @@ export class ChannelFollows {
   /** Each followed channel as its JSON text (ChannelCache.texts), with the time it was followed. */
   async followedChannels(fid: number, query: PageQuery): Promise<FollowedChannelPage> {
     const scope = `following:${fid}`;
-    const { after, limit } = pageRequest(this.ctx.cursors, scope, query, ["t", "i"]);
-    const rows = await followStore.followedChannels(
-      this.ctx.database,
-      fid,
-      after && { at: after.t!, id: after.i! },
-      limit + 1,
-    );
+    const { after, limit } = pageRequest(this.ctx.cursors, scope, query);
+    const rows = await followStore.followedChannels(this.ctx.database, fid, after, limit + 1);
     const { id, channel_id, followed_at } = rows;
     const next = endOfPage(this.ctx.cursors, scope, limit, id, followed_at, channel_id);
     if (id.length === 0) return { channelJson: [], followedAt: [], next };

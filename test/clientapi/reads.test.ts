@@ -277,14 +277,12 @@ for (const engine of await testEngines()) {
         const { body } = await get("/v1/channel-followers?channelId=music&limit=1");
         const cursor: string = body.next.cursor;
         const [payload, mac] = cursor.split(".");
-        const forged = Buffer.from(
-          JSON.stringify({ ...JSON.parse(Buffer.from(payload!, "base64url").toString()), t: 1 }),
-        ).toString("base64url");
+        // The same position with another time: the MAC no longer matches.
+        const forged = ["1", ...payload!.split("_").slice(1)].join("_");
         const bad = errorOf('query parameter "cursor" is not a cursor this list returned');
         for (const tampered of [
           `${forged}.${mac}`,
           `${payload}.AAAA${mac!.slice(4)}`,
-          // Base64 decoders drop a trailing partial character: the cursor is compared as sent.
           `${payload}.${mac}x`,
           "garbage",
           `${payload}`,
