@@ -9,7 +9,7 @@ import { badInput } from "./errors.js";
  *
  * A cursor is checked and the next one made on every page, so both stay within JavaScript: Node's
  * Buffer conversions, each a call into C++, cost more than the hash itself at these few dozen
- * bytes (and `parseInt` in base 36, used before, took V8's slow path).
+ * bytes.
  */
 const MAC_BYTES = 12;
 /** base64url of MAC_BYTES: 4 characters for every 3 bytes, no padding. */

@@ -1,5 +1,6 @@
 import SQLite from "better-sqlite3";
 import type { CompiledQuery } from "kysely";
+import type { Columns } from "./database.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { type CachedStatements, withStatementCache } from "./statementCache.js";
 
@@ -57,7 +58,7 @@ export class ReadConnection {
   columns<Row, Name extends keyof Row & string>(
     query: CompiledQuery<Row>,
     names: readonly Name[],
-  ): Promise<{ [K in Name]: Row[K][] }> {
+  ): Promise<Columns<Row, Name>> {
     let columnwise = this.#columnwise.get(query.sql);
     if (columnwise === undefined || !sameNames(columnwise.names, names)) {
       if (this.#columnwise.size >= COLUMNWISE_CAPACITY) this.#columnwise.clear();
@@ -65,7 +66,7 @@ export class ReadConnection {
       columnwise = { names: [...names], sql: `select ${arrays} from (${query.sql})` };
       this.#columnwise.set(query.sql, columnwise);
     }
-    return this.#ask(columnwise.sql, query.parameters, names) as Promise<{ [K in Name]: Row[K][] }>;
+    return this.#ask(columnwise.sql, query.parameters, names) as Promise<Columns<Row, Name>>;
   }
 
   close(): void {
