@@ -10,7 +10,8 @@ interface Compilable<Row> {
   compile(): CompiledQuery<Row>;
 }
 
-const caches = new WeakMap<DialectAdapter, Map<string, CompiledQuery>>();
+/** Per database: shape → number of parameters → compilation. */
+const caches = new WeakMap<DialectAdapter, Map<string, Map<number, CompiledQuery>>>();
 
 function sameParameter(a: unknown, b: unknown): boolean {
   if (a instanceof Uint8Array && b instanceof Uint8Array) return Buffer.compare(a, b) === 0;
@@ -33,17 +34,19 @@ export function compiled<Tables, Row>(
   const adapter = db.getExecutor().adapter;
   let cache = caches.get(adapter);
   if (cache === undefined) caches.set(adapter, (cache = new Map()));
-  const key = `${shape}/${parameters.length}`;
-  let query = cache.get(key) as CompiledQuery<Row> | undefined;
+  // Shapes are literals, whose hashes V8 keeps: no key is built per call.
+  let forms = cache.get(shape);
+  if (forms === undefined) cache.set(shape, (forms = new Map()));
+  let query = forms.get(parameters.length) as CompiledQuery<Row> | undefined;
   if (query === undefined) {
     query = build().compile();
     const same =
       query.parameters.length === parameters.length &&
       query.parameters.every((value, i) => sameParameter(value, parameters[i]));
     if (!same) throw new Error(`query "${shape}" does not take its parameters in the order given`);
-    cache.set(key, query);
+    forms.set(parameters.length, query);
   }
-  return { ...query, parameters };
+  return { query: query.query, queryId: query.queryId, sql: query.sql, parameters };
 }
 
 /** Runs `compiled(...)` on `db`. */

@@ -131,8 +131,8 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
       engine: "sqlite",
       durable: () => sync?.durable() ?? settled,
       read,
-      readColumns: async (query, names) =>
-        here ? here().columns(query, names) : columnsOf(await read(query), names),
+      readColumns: (query, names) =>
+        here ? here().columns(query, names) : read(query).then((rows) => columnsOf(rows, names)),
       readLongText: (query, column) => (readers?.running ? readers.readLongText(query, column) : read(query)),
       async close() {
         connection?.close();
@@ -162,7 +162,7 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     engine: "postgres",
     durable: () => settled,
     read,
-    readColumns: async (query, names) => columnsOf(await read(query), names),
+    readColumns: (query, names) => read(query).then((rows) => columnsOf(rows, names)),
     readLongText: read,
     close: () => db.destroy(),
   };

@@ -88,8 +88,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const { channelId, ...query } = request.query;
-      const { fid, followedAt, next } = await follows.followers(channelId, query);
+      const { fid, followedAt, next } = await follows.followers(request.query.channelId, request.query);
       let users = "";
       for (let i = 0; i < fid.length; i++)
         users += `${i === 0 ? "" : ","}{"fid":${fid[i]},"followedAt":${followedAt[i]}}`;
@@ -109,8 +108,10 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const { fid, ...query } = request.query;
-      const { channelJson, followedAt, next } = await follows.followedChannels(fid, query);
+      const { channelJson, followedAt, next } = await follows.followedChannels(
+        request.query.fid,
+        request.query,
+      );
       // followedAt is the schema's last property: it goes where the channel's text closes.
       let channels = "";
       for (let i = 0; i < channelJson.length; i++)
