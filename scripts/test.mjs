@@ -1,6 +1,7 @@
 // Runs every *.test.ts under test/ with Node's own test runner (Node 20 has no --test globs).
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 
 function find(dir) {
@@ -47,8 +48,15 @@ if (files.some((f) => f.startsWith(join("test", "pages"))) && !existsSync(CHROMI
 // The tests that run the castnet command run the built one (test/support/cli.ts): build it once here.
 const build = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
 if (build.status !== 0) process.exit(build.status ?? 1);
-const result = spawnSync(process.execPath, ["--import", "tsx", "--test", "--test-concurrency=2", ...files], {
-  stdio: "inherit",
-  env: { ...process.env, CASTNET_TEST_BUILT: "1" },
-});
+// One file more than there are cores: many files spend much of their time waiting for a stack
+// they started, for PostgreSQL or for the browser (two at once on 2 cores kept 1.5 cores busy).
+const concurrency = availableParallelism() + 1;
+const result = spawnSync(
+  process.execPath,
+  ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files],
+  {
+    stdio: "inherit",
+    env: { ...process.env, CASTNET_TEST_BUILT: "1" },
+  },
+);
 process.exit(result.status ?? 1);
