@@ -99,8 +99,7 @@ export class Actions {
       this.ctx.cursors,
       `top:${kind}`,
       query,
-      (after, limit) =>
-        actionStore.topActions(this.ctx.database.db, kind, after && { users: after[0], id: after[1] }, limit),
+      (after, limit) => actionStore.topActions(this.ctx.database.db, kind, after, limit),
       (row) => [row.install_count, row.id],
       renderAction,
     );
@@ -111,8 +110,7 @@ export class Actions {
       this.ctx.cursors,
       "featured",
       query,
-      (after, limit) =>
-        actionStore.featuredActions(this.ctx.database.db, after && { rank: after[0], id: after[1] }, limit),
+      (after, limit) => actionStore.featuredActions(this.ctx.database.db, after, limit),
       (row) => [row.featured_rank ?? 0, row.id],
       renderAction,
     );
