@@ -1,25 +1,37 @@
-import { type Insertable, type Selectable, sql } from "kysely";
+import type { Insertable, Selectable } from "kysely";
 import type { Keyset } from "./paging.js";
 import type { ActionKind, ApiDb, ApiTables } from "./tables.js";
 
 export type ActionRow = Selectable<ApiTables["api_actions"]>;
 
 /** The `top` list of discover-actions: "ordered by total users", i.e. installs; `after` is (installs, id). */
-export async function topActions(db: ApiDb, kind: ActionKind, after: Keyset | undefined, limit: number) {
-  const keyset = after ? sql`and (install_count, id) < (${after[0]}, ${after[1]})` : sql``;
-  const { rows } = await sql<ActionRow>`
-    select * from api_actions where kind = ${kind} ${keyset}
-    order by install_count desc, id desc limit ${limit}`.execute(db);
-  return rows;
+export function topActions(db: ApiDb, kind: ActionKind, after: Keyset | undefined, limit: number) {
+  return db
+    .selectFrom("api_actions")
+    .selectAll()
+    .where("kind", "=", kind)
+    .$if(after !== undefined, (q) =>
+      q.where((eb) => eb(eb.refTuple("install_count", "id"), "<", eb.tuple(after![0], after![1]))),
+    )
+    .orderBy("install_count", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
 }
 
 /** The featured composer actions in their curated order; `after` is (rank, id). */
-export async function featuredActions(db: ApiDb, after: Keyset | undefined, limit: number) {
-  const keyset = after ? sql`and (featured_rank, id) > (${after[0]}, ${after[1]})` : sql``;
-  const { rows } = await sql<ActionRow>`
-    select * from api_actions where featured_rank is not null ${keyset}
-    order by featured_rank, id limit ${limit}`.execute(db);
-  return rows;
+export function featuredActions(db: ApiDb, after: Keyset | undefined, limit: number) {
+  return db
+    .selectFrom("api_actions")
+    .selectAll()
+    .where("featured_rank", "is not", null)
+    .$if(after !== undefined, (q) =>
+      q.where((eb) => eb(eb.refTuple("featured_rank", "id"), ">", eb.tuple(after![0], after![1]))),
+    )
+    .orderBy("featured_rank")
+    .orderBy("id")
+    .limit(limit)
+    .execute();
 }
 
 export function listActions(db: ApiDb): Promise<ActionRow[]> {

@@ -1,22 +1,19 @@
-import { sql } from "kysely";
 import type { Keyset } from "./paging.js";
 import type { ApiDb } from "./tables.js";
 
 /** A keyset page of blocks, newest first; all blockers' when `blockerFid` is undefined. */
-export async function blocks(
-  db: ApiDb,
-  blockerFid: number | undefined,
-  after: Keyset | undefined,
-  limit: number,
-) {
-  const conditions = [];
-  if (blockerFid !== undefined) conditions.push(sql`blocker_fid = ${blockerFid}`);
-  if (after) conditions.push(sql`(created_at, id) < (${after[0]}, ${after[1]})`);
-  const where = conditions.length > 0 ? sql`where ${sql.join(conditions, sql` and `)}` : sql``;
-  const { rows } = await sql<{ id: number; blocker_fid: number; blocked_fid: number; created_at: number }>`
-    select id, blocker_fid, blocked_fid, created_at from api_blocks ${where}
-    order by created_at desc, id desc limit ${limit}`.execute(db);
-  return rows;
+export function blocks(db: ApiDb, blockerFid: number | undefined, after: Keyset | undefined, limit: number) {
+  return db
+    .selectFrom("api_blocks")
+    .select(["id", "blocker_fid", "blocked_fid", "created_at"])
+    .$if(blockerFid !== undefined, (q) => q.where("blocker_fid", "=", blockerFid!))
+    .$if(after !== undefined, (q) =>
+      q.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after![0], after![1]))),
+    )
+    .orderBy("created_at", "desc")
+    .orderBy("id", "desc")
+    .limit(limit)
+    .execute();
 }
 
 /** Returns when the block was made: `createdAt`, or the earlier time of the same block. */

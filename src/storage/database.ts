@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import SQLite from "better-sqlite3";
-import { type CompiledQuery, Kysely, PostgresDialect, SqliteDialect } from "kysely";
+import { type CompiledQuery, Kysely, PostgresDialect } from "kysely";
 import type PG from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
 import { createPrivateFile } from "./permissions.js";
@@ -8,6 +8,7 @@ import { ReadConnection } from "./readConnection.js";
 import { type PooledText, SlotPool } from "./pooledText.js";
 import { Readers } from "./readers.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
+import { CastnetSqliteDialect } from "./sqliteDialect.js";
 import { withStatementCache } from "./statementCache.js";
 
 export type DatabaseKind = "sqlite" | "postgres";
@@ -113,7 +114,9 @@ export function openDatabase<Tables>(config: DatabaseConfig, tuning: SqliteTunin
     sqlite.pragma("foreign_keys = ON");
     if (tuning.writerCacheMiB !== undefined) sqlite.pragma(`cache_size = ${-tuning.writerCacheMiB * 1024}`);
     const sync = background ? startBackgroundSync(sqlite, config.path) : undefined;
-    const db = new Kysely<Tables>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+    const db = new Kysely<Tables>({
+      dialect: new CastnetSqliteDialect({ database: withStatementCache(sqlite) }),
+    });
     const slots = tuning.readerSlots && new SlotPool(tuning.readerSlots.count, tuning.readerSlots.bytes);
     const readers =
       file && (tuning.readers ?? 0) > 0 ? new Readers(config.path, tuning.readers!, slots) : undefined;

@@ -160,6 +160,35 @@ for (const engine of await testEngines()) {
       assert.deepEqual(await database.readColumns(page(2 ** 50), ["name", "value"]), { name: [], value: [] });
     });
 
+    it("binds a limit so that SQLite plans the statement once, and each run keeps its own limit", async () => {
+      const names = ["limit-a", "limit-b", "limit-c", "limit-d"];
+      await database.db
+        .insertInto("demo_counters")
+        .values(names.map((name, value) => ({ name, value })))
+        .execute();
+      const first = (limit: number) =>
+        database.db
+          .selectFrom("demo_counters")
+          .select("name")
+          .where("name", "like", "limit-%")
+          .orderBy("value")
+          .limit(limit);
+      // A bare `limit ?` would make SQLite parse and plan the statement again at every run.
+      assert.match(first(1).compile().sql, engine.engine === "sqlite" ? /limit \+\?$/ : /limit \$2$/);
+      for (const [limit, expected] of [
+        [2, names.slice(0, 2)],
+        [3, names.slice(0, 3)],
+        [0, []],
+        [10, names],
+      ] as const) {
+        const rows = await first(limit).execute();
+        assert.deepEqual(
+          rows.map((row) => row.name),
+          expected,
+        );
+      }
+    });
+
     it("serialises concurrent read-modify-write transactions on one key", async () => {
       await database.db.insertInto("demo_counters").values({ name: "c", value: 0 }).execute();
       const others = [database, second];
