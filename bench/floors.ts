@@ -5,7 +5,7 @@
 import { createPublicKey, verify } from "node:crypto";
 import Fastify from "fastify";
 import type { LoadGenerator, Plan } from "./load.js";
-import { steadyRound } from "./round.js";
+import { measureRound, median, perOperation, type Round } from "./round.js";
 import type { ThreadCpu } from "./threadCpu.js";
 import { recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -59,18 +59,31 @@ export async function eip712RecoverMicros(ms: number): Promise<number> {
   return cpuPerCall(ms, () => recoverTypedDataAddress({ ...typedData, signature }));
 }
 
+/** A route measured against its floor, each figure the median of rounds run in turn. */
+export interface AgainstFloor {
+  /** The route's round of median CPU per request: its split and latencies are the ones printed. */
+  round: Round;
+  micros: number;
+  floor: number;
+  /** Each round's µs per request, in the order run. */
+  rounds: { route: number[]; floor: number[] };
+}
+
 /**
- * The HTTP server's own cost of a request that returns the same bytes as the real route: a bare
- * Fastify app (logger off, one GET route at `path`) answering `body` as JSON, measured with the
- * rounds `plan` makes for an address, in µs of this process's CPU per request.
+ * The route at `address` against the HTTP server's own cost of a request that returns the same
+ * bytes: a bare Fastify app (logger off, one GET route at `path`) answering `body` as JSON. After a
+ * warm-up of each, `sizes.rounds` rounds of each run in alternating order, with the same load
+ * (`plan` makes it for an address); the figures are the medians, in µs of this process's CPU per
+ * request. Alternating keeps a machine whose speed drifts within the minute from deciding the ratio.
  */
-export async function bareRouteMicros(
+export async function againstBareRoute(
   measured: { cpu: ThreadCpu; generator: LoadGenerator },
+  address: string,
   path: string,
   body: string,
   plan: (address: string, limit: { count: number } | { durationMs: number }) => Plan,
-  sizes: { warmUps: number; measureMs: number },
-): Promise<number> {
+  sizes: { warmUps: number; measureMs: number; rounds: number },
+): Promise<AgainstFloor> {
   const app = Fastify();
   app.get(path, (_request, reply) => {
     void reply.type("application/json").send(body);
@@ -78,15 +91,38 @@ export async function bareRouteMicros(
   await app.listen({ host: "127.0.0.1", port: 0 });
   try {
     const { port } = app.server.address() as { port: number };
-    const address = `127.0.0.1:${port}`;
-    const round = await steadyRound(
-      measured.cpu,
-      measured.generator,
-      plan(address, { count: sizes.warmUps }),
-      plan(address, { durationMs: sizes.measureMs }),
-    );
-    return round.server.total / round.load.done;
+    const bare = `127.0.0.1:${port}`;
+    await measured.generator.run(plan(address, { count: sizes.warmUps }));
+    await measured.generator.run(plan(bare, { count: sizes.warmUps }));
+    const routeRounds: Round[] = [];
+    const floor: number[] = [];
+    for (let i = 0; i < sizes.rounds; i++) {
+      const order = i % 2 === 0 ? [address, bare] : [bare, address];
+      for (const at of order) {
+        const round = await measureRound(
+          measured.cpu,
+          measured.generator,
+          plan(at, { durationMs: sizes.measureMs }),
+        );
+        if (at === address) routeRounds.push(round);
+        else floor.push(perOperation(round));
+      }
+    }
+    const route = routeRounds.map(perOperation);
+    const byCost = route.map((_, i) => i).sort((a, b) => route[a]! - route[b]!);
+    return {
+      round: routeRounds[byCost[Math.floor((byCost.length - 1) / 2)]!]!,
+      micros: median(route),
+      floor: median(floor),
+      rounds: { route, floor },
+    };
   } finally {
     await app.close();
   }
+}
+
+/** The rounds behind the medians, for a phase's detail line. */
+export function roundsText({ rounds }: AgainstFloor): string {
+  const list = (values: number[]) => values.map((v) => v.toFixed(0)).join(", ");
+  return `medians of ${rounds.route.length} alternating rounds (route ${list(rounds.route)}; bare ${list(rounds.floor)} µs), split and latencies of the median round`;
 }

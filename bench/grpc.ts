@@ -25,7 +25,7 @@ import { currentProtocolTime } from "../src/protocol/time.js";
 import { castData, noNames, registerFids, signer } from "./casts.js";
 import type { BenchContext } from "./context.js";
 import { LoadGenerator, type Request } from "./load.js";
-import { measureRound, type Round } from "./round.js";
+import { measureRound, median, perOperation, type Round } from "./round.js";
 
 const FULL = { fids: 300, rounds: 9, reads: 2_000 };
 const QUICK = { fids: 60, rounds: 3, reads: 300 };
@@ -35,14 +35,6 @@ const CONCURRENCY = 32;
 const PAGE_SIZE = 100;
 
 type Api = "http" | "grpc";
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
-}
-
-const perRequest = (round: Round) => round.server.total / round.load.done;
 
 /**
  * Warms both APIs up, then measures `rounds` rounds in alternating order; reports the gRPC median
@@ -63,7 +55,7 @@ async function compare(
     const order: Api[] = round % 2 === 1 ? ["http", "grpc"] : ["grpc", "http"];
     for (const api of order) {
       const measured = await measure(api);
-      figures[api].push(perRequest(measured));
+      figures[api].push(perOperation(measured));
       if (api === "grpc") last = measured;
     }
   }

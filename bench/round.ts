@@ -49,3 +49,13 @@ export async function steadyRound(
   await generator.run(warmUp);
   return measureRound(cpu, generator, plan);
 }
+
+/** The server's CPU per operation over a round, in µs. */
+export const perOperation = (round: Round) => round.server.total / Math.max(1, round.load.done);
+
+/** The middle value, or the mean of the two middle values of an even count. */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+}
