@@ -109,7 +109,7 @@ export class ReadConnection {
     } finally {
       if (together && this.#sqlite.inTransaction) {
         try {
-          this.#sqlite.exec("commit");
+          this.#statements.prepare("commit").run();
         } catch {
           // Ending a read transaction changes nothing stored, and its reads have their answers.
         }
