@@ -1,4 +1,5 @@
 import type { Insertable, Selectable } from "kysely";
+import { keysetPage } from "./keysetPage.js";
 import type { Keyset } from "./paging.js";
 import type { ActionKind, ApiDb, ApiTables } from "./tables.js";
 
@@ -10,12 +11,7 @@ export function topActions(db: ApiDb, kind: ActionKind, after: Keyset | undefine
     .selectFrom("api_actions")
     .selectAll()
     .where("kind", "=", kind)
-    .$if(after !== undefined, (q) =>
-      q.where((eb) => eb(eb.refTuple("install_count", "id"), "<", eb.tuple(after![0], after![1]))),
-    )
-    .orderBy("install_count", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
+    .$call((query) => keysetPage(query, "install_count", "desc", after, limit))
     .execute();
 }
 
@@ -25,12 +21,7 @@ export function featuredActions(db: ApiDb, after: Keyset | undefined, limit: num
     .selectFrom("api_actions")
     .selectAll()
     .where("featured_rank", "is not", null)
-    .$if(after !== undefined, (q) =>
-      q.where((eb) => eb(eb.refTuple("featured_rank", "id"), ">", eb.tuple(after![0], after![1]))),
-    )
-    .orderBy("featured_rank")
-    .orderBy("id")
-    .limit(limit)
+    .$call((query) => keysetPage(query, "featured_rank", "asc", after, limit))
     .execute();
 }
 

@@ -1,3 +1,4 @@
+import { keysetPage } from "./keysetPage.js";
 import type { Keyset } from "./paging.js";
 import type { ApiDb } from "./tables.js";
 
@@ -7,12 +8,7 @@ export function blocks(db: ApiDb, blockerFid: number | undefined, after: Keyset 
     .selectFrom("api_blocks")
     .select(["id", "blocker_fid", "blocked_fid", "created_at"])
     .$if(blockerFid !== undefined, (q) => q.where("blocker_fid", "=", blockerFid!))
-    .$if(after !== undefined, (q) =>
-      q.where((eb) => eb(eb.refTuple("created_at", "id"), "<", eb.tuple(after![0], after![1]))),
-    )
-    .orderBy("created_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit)
+    .$call((query) => keysetPage(query, "created_at", "desc", after, limit))
     .execute();
 }
 

@@ -1,6 +1,7 @@
-import { type SelectQueryBuilder, sql } from "kysely";
+import { sql } from "kysely";
 import { compiled, type Database } from "../storage/index.js";
 import { channelsChanged } from "./channelStore.js";
+import { keysetPage } from "./keysetPage.js";
 import type { Keyset } from "./paging.js";
 import type { ApiDb, ApiTables } from "./tables.js";
 
@@ -9,21 +10,6 @@ import type { ApiDb, ApiTables } from "./tables.js";
 // value per column rather than per cell.
 
 const keysetParameters = (after: Keyset | undefined) => after ?? [];
-
-/** A page of follows, newest first, from after the `after` position: its parameters are keysetParameters(after), then limit. */
-function newestFirst<Query extends SelectQueryBuilder<ApiTables, "api_channel_follows", object>>(
-  query: Query,
-  after: Keyset | undefined,
-  limit: number,
-): Query {
-  return query
-    .$if(after !== undefined, (q) =>
-      q.where((eb) => eb(eb.refTuple("followed_at", "id"), "<", eb.tuple(after![0], after![1]))),
-    )
-    .orderBy("followed_at", "desc")
-    .orderBy("id", "desc")
-    .limit(limit) as Query;
-}
 
 /** A page of a channel's follows, column by column. */
 export interface FollowerColumns {
@@ -48,7 +34,7 @@ export function channelFollowers(
           .selectFrom("api_channel_follows")
           .select(["id", "fid", "followed_at"])
           .where("channel_id", "=", channelId)
-          .$call((query) => newestFirst(query, after, limit)),
+          .$call((query) => keysetPage(query, "followed_at", "desc", after, limit)),
       parameters,
     ),
     ["id", "fid", "followed_at"],
@@ -91,7 +77,7 @@ export function followedChannels(
               .as("channels_version"),
           )
           .where("fid", "=", fid)
-          .$call((query) => newestFirst(query, after, limit)),
+          .$call((query) => keysetPage(query, "followed_at", "desc", after, limit)),
       parameters,
     ),
     ["id", "channel_id", "followed_at", "channels_version"],
