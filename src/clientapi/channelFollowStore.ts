@@ -1,15 +1,13 @@
 import { sql } from "kysely";
 import { compiled, type Database } from "../storage/index.js";
 import { channelsChanged } from "./channelStore.js";
-import { keysetPage } from "./keysetPage.js";
+import { keysetPage, keysetPageParameters } from "./keysetPage.js";
 import type { Keyset } from "./paging.js";
 import type { ApiDb, ApiTables } from "./tables.js";
 
 // The keyset page reads are the hot path: each is compiled once per form (first page, later page)
 // and read column by column (`Database.readColumns`), which on SQLite skips Kysely and makes a JS
 // value per column rather than per cell.
-
-const keysetParameters = (after: Keyset | undefined) => after ?? [];
 
 /** A page of a channel's follows, column by column. */
 export interface FollowerColumns {
@@ -24,7 +22,7 @@ export function channelFollowers(
   after: Keyset | undefined,
   limit: number,
 ): Promise<FollowerColumns> {
-  const parameters = [channelId, ...keysetParameters(after), limit];
+  const parameters = [channelId, ...keysetPageParameters(after, limit)];
   return database.readColumns(
     compiled(
       database.db,
@@ -59,7 +57,7 @@ export function followedChannels(
   after: Keyset | undefined,
   limit: number,
 ): Promise<FollowedChannelColumns> {
-  const parameters = [fid, ...keysetParameters(after), limit];
+  const parameters = [fid, ...keysetPageParameters(after, limit)];
   // The version row is made by a migration and never deleted: the subquery is never null.
   return database.readColumns(
     compiled(

@@ -9,8 +9,8 @@ type KeysetTable<Key extends string> = {
 
 /**
  * One keyset page of `query`: at most `limit` rows, after the position `after`, in the order of
- * (`key`, id), both `direction`. It adds, after the query's own parameters, the position's two
- * values (when there is one) and then the limit.
+ * (`key`, id), both `direction`. It adds, after the query's own parameters, those of
+ * `keysetPageParameters`.
  */
 export function keysetPage<
   Key extends string,
@@ -27,4 +27,9 @@ export function keysetPage<
     .orderBy(column, direction)
     .orderBy("id" as never, direction)
     .limit(limit) as Query;
+}
+
+/** The parameters `keysetPage` adds, in its order: the position's two values when there is one, then the limit. */
+export function keysetPageParameters(after: Keyset | undefined, limit: number): readonly number[] {
+  return after === undefined ? [limit] : [after[0], after[1], limit];
 }
