@@ -33,7 +33,10 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  // After "close" every byte of the child's output has been read, and a death by signal is named.
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on("close", (code, signal) => resolve(code ?? signal)),
+  );
   const deadline = Date.now() + 30_000;
   while (!output.includes("Press Ctrl+C") && Date.now() < deadline && child.exitCode === null)
     await new Promise((r) => setTimeout(r, 100));
