@@ -18,8 +18,10 @@ const CHECKPOINT_INTERVAL_MS = 250;
  * WAL frames past which the checkpointer also rewinds the WAL. A passive checkpoint never waits, so
  * under steady writes it never catches up with the last frame, and SQLite only rewinds a WAL that
  * is fully copied back: now and then the checkpointer waits for the writer and finishes the job.
+ * That rewind keeps the writer out for tens of milliseconds, so it is rare: with 4,096 frames it
+ * set the hub's p99 (docs/performance.md).
  */
-const REWIND_FRAMES = 4096;
+const REWIND_FRAMES = 8192;
 
 const CHECKPOINTER = `
 db.pragma("synchronous = NORMAL");
