@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { CASTNET_MAIN } from "../support/cli.js";
+import { FREE_PORTS } from "../support/ports.js";
 import { NEW_DATA_DIR_MIGRATIONS } from "./run.js";
 
 const env = { ...process.env, CASTNET_LOG_LEVEL: "silent" };
@@ -101,6 +102,30 @@ describe("the castnet command", () => {
       ]);
     } finally {
       blocker.close();
+    }
+  });
+
+  it("stops cleanly on a SIGTERM sent the moment it says it is running", async (t) => {
+    // A script or a process manager that waits for the banner and then stops castnet must get a
+    // clean stop, not a process killed by the signal. The race is won or lost in microseconds:
+    // several starts make a lost one show.
+    const dir = dataDir();
+    for (let start = 0; start < 5; start++) {
+      const child = spawn(process.execPath, [CASTNET_MAIN, "start", "--data-dir", dir, ...FREE_PORTS], {
+        env,
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      t.after(() => void child.kill("SIGKILL"));
+      let stdout = "";
+      child.stdout.on("data", (chunk: Buffer) => {
+        stdout += chunk.toString();
+        if (stdout.includes("Press Ctrl+C")) child.kill("SIGTERM");
+      });
+      const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
+        child.on("exit", (...exit) => resolve(exit)),
+      );
+      assert.deepEqual({ start, code, signal }, { start, code: 0, signal: null });
+      assert.match(stdout, /SIGTERM: stopping castnet/);
     }
   });
 

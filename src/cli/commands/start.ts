@@ -33,16 +33,8 @@ export function registerStart(program: Command): void {
         migrations: (part) => migrationLines(part),
         catchUp: catchUpLines(),
       });
-      const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite in ${config.dataDir}`;
-      console.log(
-        `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
-      );
-      for (const [part, url] of Object.entries(stack.urls))
-        console.log(`  ${LABELS[part as keyof typeof LABELS]}  ${url}`);
-      if (stack.hubGrpc !== undefined) console.log(`  hub gRPC    ${stack.hubGrpc}`);
-      if (stack.urls.api !== undefined) console.log(`  explorer    ${stack.urls.api}/`);
-      console.log("Press Ctrl+C to stop.");
-
+      // Before the banner: whoever waits for it and then stops castnet (a script, a process manager)
+      // must find the signals handled, or the signal's default action kills the process unclosed.
       let stopping = false;
       const stop = (signal: string) => {
         if (stopping) return;
@@ -58,5 +50,15 @@ export function registerStart(program: Command): void {
       };
       process.on("SIGINT", () => stop("SIGINT"));
       process.on("SIGTERM", () => stop("SIGTERM"));
+
+      const where = config.databaseUrl ? "PostgreSQL (DATABASE_URL)" : `SQLite in ${config.dataDir}`;
+      console.log(
+        `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
+      );
+      for (const [part, url] of Object.entries(stack.urls))
+        console.log(`  ${LABELS[part as keyof typeof LABELS]}  ${url}`);
+      if (stack.hubGrpc !== undefined) console.log(`  hub gRPC    ${stack.hubGrpc}`);
+      if (stack.urls.api !== undefined) console.log(`  explorer    ${stack.urls.api}/`);
+      console.log("Press Ctrl+C to stop.");
     });
 }
