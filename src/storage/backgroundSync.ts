@@ -11,9 +11,9 @@ import { open, type FileHandle } from "node:fs/promises";
 import type SQLite from "better-sqlite3";
 import { startSqliteWorker } from "./sqliteSettings.js";
 
-/** How often, at most, the checkpointer copies the WAL back into the database file. */
+/** The longest wait between two passes of the checkpointer (each copies the WAL back into the file). */
 const CHECKPOINT_INTERVAL_MS = 250;
-/** How often, at least: near the rewind threshold under a fast writer. */
+/** The shortest: near the rewind threshold under a fast writer, or after a pass SQLite found busy. */
 const CHECKPOINT_MIN_INTERVAL_MS = 10;
 
 /**
@@ -28,9 +28,8 @@ const REWIND_FRAMES = 8192;
 /**
  * The checkpointer's thread. Its next pass comes after the interval, or sooner when the WAL is
  * growing fast enough to pass the rewind threshold before then: at half the time the last pass's
- * growth says it would take, so that passes come closer together as the WAL nears the threshold.
- * On a fixed interval a fast writer outran the threshold by what it wrote in one interval (a
- * WAL of 120 MB where 8,192 frames of 4 KiB are 34 MB).
+ * growth says it would take, so that passes come closer together as the WAL nears the threshold,
+ * and a fast writer cannot take the WAL far past it between two passes.
  */
 const CHECKPOINTER = `
 db.pragma("synchronous = NORMAL");

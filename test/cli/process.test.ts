@@ -117,10 +117,10 @@ describe("the castnet command", () => {
       });
       t.after(() => void child.kill("SIGKILL"));
       let stdout = "";
+      let signalled = false;
       child.stdout.on("data", (chunk: Buffer) => {
-        const seen = stdout.includes("Press Ctrl+C");
         stdout += chunk.toString();
-        if (!seen && stdout.includes("Press Ctrl+C")) child.kill("SIGTERM");
+        if (!signalled && stdout.includes("Press Ctrl+C")) signalled = child.kill("SIGTERM");
       });
       const [code, signal] = await new Promise<[number | null, string | null]>((resolve) =>
         child.on("exit", (...exit) => resolve(exit)),

@@ -75,9 +75,8 @@ describe("SQLite with background sync", () => {
       .execute();
     const body = "x".repeat(3000);
     // About 500 MB through the WAL (three frames a commit), as fast as the machine writes, with no
-    // pause for a passive checkpoint to finish: a WAL never rewound would hold all of it, one
-    // rewound now and then a fraction. On a fixed checkpoint interval a fast machine wrote 120 MB
-    // between two passes; the checkpointer now comes sooner when the WAL grows fast.
+    // pause for a passive checkpoint to finish. A WAL never rewound would hold all of it; one rewound
+    // near 8,192 frames (34 MB of 4 KiB pages), however fast the writes come, holds a fraction.
     for (let id = 0; id < 40_000; id++) {
       await database.db.insertInto("notes").values({ id, body }).execute();
       if (id % 100 === 0) await database.durable();
