@@ -1,4 +1,4 @@
-// The build's one step tsc does not do: the pages' script and style sheet, copied beside the
+// The build's one step tsc does not do: the pages' script, style sheet and icon, copied beside the
 // compiled modules that serve them (src/clientapi/pages/assets → dist/clientapi/pages/assets).
 import { cpSync } from "node:fs";
 

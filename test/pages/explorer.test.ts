@@ -38,6 +38,12 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
   let reply: string;
   let xssHash: string;
   const pageErrors: string[] = [];
+  /**
+   * What the browser's console reported as errors since the page last opened, from the stack's own
+   * origins (a resource of the page that failed, say). A profile picture on a host that does not
+   * answer (the demo world's are on demo.example) is the data's, not the page's.
+   */
+  let consoleErrors: string[] = [];
 
   /** The hash of the demo cast by `fid` whose text has `text`. */
   async function demoCast(fid: number, text: string): Promise<string> {
@@ -61,6 +67,12 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
     context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     page = await context.newPage();
     page.on("pageerror", (error) => pageErrors.push(error.message));
+    const origins = Object.values(stack.urls).map((url) => new URL(url).origin);
+    page.on("console", (message) => {
+      const { url } = message.location();
+      if (message.type() === "error" && (!URL.canParse(url) || origins.includes(new URL(url).origin)))
+        consoleErrors.push(`${message.text()} (${url})`);
+    });
   });
 
   after(async () => {
@@ -69,12 +81,14 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
   });
 
   async function open(path: string): Promise<void> {
+    consoleErrors = [];
     const response = await page.goto(`${stack.urls.api}${path}`);
     assert.equal(response?.status(), 200, `${path}: ${await response?.text()}`);
   }
 
   async function check(name: string): Promise<void> {
     assert.deepEqual(await axeViolations(page), [], name);
+    assert.deepEqual(consoleErrors, [], `${name}: the browser's console reported errors`);
     await screenshot(page, `${name}-desktop`);
     await page.setViewportSize(VIEWPORTS.phone);
     await screenshot(page, `${name}-phone`);
@@ -86,6 +100,12 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
   it("home: the parts, counts, latest casts, and a search that finds a cast by its hash and a name", async () => {
     await open("/");
     assert.equal(await page.title(), "castnet explorer · castnet");
+    const icon = await fetch(
+      new URL((await page.locator('link[rel="icon"]').getAttribute("href"))!, page.url()),
+    );
+    assert.equal(icon.status, 200);
+    assert.equal(icon.headers.get("content-type"), "image/svg+xml");
+    assert.match(await icon.text(), /^<svg /);
     assert.equal(await page.locator("table >> text=ready").count(), 4);
     assert.match(await page.locator(".counts").innerText(), /fids\s+12\b/);
     assert.ok((await page.locator("section:has(#latest-h) .cast").count()) > 0);

@@ -8636,7 +8636,7 @@ export interface paths {
         };
         /**
          * A file of the pages
-         * @description The pages' one script (live updates, wallet approval) and one style sheet.
+         * @description The pages' one script (live updates, wallet approval), one style sheet and their icon.
          */
         get: {
             parameters: {
@@ -8657,6 +8657,7 @@ export interface paths {
                     content: {
                         "application/javascript": string;
                         "text/css": string;
+                        "image/svg+xml": string;
                     };
                 };
                 /** @description The request is malformed or fails the route's schema. */

@@ -1,5 +1,5 @@
 /**
- * GET /assets/:file: the pages' script and style sheet, read once from the assets folder beside this
+ * GET /assets/:file: the pages' script, style sheet and icon, read once from the assets folder beside this
  * module (src/ under tsx; dist/ after the build, where scripts/copyAssets.mjs puts them).
  */
 import { readFileSync, readdirSync } from "node:fs";
@@ -10,6 +10,7 @@ import { notFound } from "../errors.js";
 const TYPES: Record<string, string> = {
   ".js": "application/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
+  ".svg": "image/svg+xml",
 };
 
 const ASSETS_DIR = join(import.meta.dirname, "assets");
@@ -25,7 +26,7 @@ export const assetRoutes: FastifyPluginAsync = async (app) => {
     {
       schema: {
         summary: "A file of the pages",
-        description: "The pages' one script (live updates, wallet approval) and one style sheet.",
+        description: "The pages' one script (live updates, wallet approval), one style sheet and their icon.",
         tags: ["Explorer"],
         querystring: { type: "object", properties: {}, additionalProperties: false },
         params: {

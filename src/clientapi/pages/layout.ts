@@ -16,6 +16,7 @@ export function layout({ title, body, refreshSeconds }: PageFrame): string {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>${title} · castnet</title>
         ${refreshSeconds === undefined ? "" : html`<meta http-equiv="refresh" content="${refreshSeconds}" />`}
+        <link rel="icon" href="/assets/icon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/style.css" />
         <script src="/assets/app.js" defer></script>
       </head>
