@@ -150,6 +150,28 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
     await page.waitForURL(`**/cast/${ana.fid}/${hello}`);
   });
 
+  it("a profile picture shows when its host answers with an image, and is left out when it does not", async () => {
+    // The demo world's pictures are on demo.example, which never resolves; here it answers once.
+    const pixel = Buffer.from(
+      "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+      "base64",
+    );
+    await page.route("https://demo.example/avatars/**", (route) =>
+      route.fulfill({ status: 200, contentType: "image/png", body: pixel }),
+    );
+    await open(`/fid/${ana.fid}`);
+    await page.waitForFunction("document.querySelector('img.avatar')?.complete");
+    assert.equal(
+      await page.locator("img.avatar").evaluate((image: HTMLImageElement) => image.naturalWidth),
+      1,
+    );
+    await page.unroute("https://demo.example/avatars/**");
+
+    await open(`/fid/${ana.fid}`);
+    await page.locator("img.avatar").waitFor({ state: "detached" });
+    await check("fid-unreachable-picture");
+  });
+
   it("a cast thread: the cast, its reply with the mention as a link, likes and recasts, the raw message", async () => {
     await open(`/cast/${ana.fid}/${hello}`);
     assert.match(await page.locator("section:has(#reactions-h)").innerText(), /6 likes, 2 recasts/);

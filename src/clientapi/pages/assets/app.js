@@ -1,5 +1,6 @@
-// castnet pages: live events from the hub's stream and approval with an injected wallet. The pages
-// work without this file; it only adds to them. Text from the network is set with textContent only.
+// castnet pages: live events from the hub's stream, approval with an injected wallet, and profile
+// pictures that fail to load left out. The pages work without this file; it only adds to them.
+// Text from the network is set with textContent only.
 "use strict";
 
 const HASH = /^0x[0-9a-f]{40}$/;
@@ -158,5 +159,13 @@ function startWallet(section) {
   });
 }
 
+// A profile picture is a URL its owner chose; when its host does not answer with an image, the page
+// leaves it out rather than show a broken one. It may have failed before this deferred script ran.
+function dropIfBroken(image) {
+  if (image.complete && image.naturalWidth === 0) image.remove();
+  else image.addEventListener("error", () => image.remove(), { once: true });
+}
+
+document.querySelectorAll("img.avatar").forEach(dropIfBroken);
 document.querySelectorAll("[data-live-feed]").forEach(startLiveFeed);
 document.querySelectorAll("[data-wallet]").forEach(startWallet);
