@@ -162,7 +162,9 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
     await open(`/fid/${ana.fid}`);
     await page.waitForFunction("document.querySelector('img.avatar')?.complete");
     assert.equal(
-      await page.locator("img.avatar").evaluate((image: HTMLImageElement) => image.naturalWidth),
+      await page
+        .locator("img.avatar")
+        .evaluate((image) => (image as unknown as { naturalWidth: number }).naturalWidth),
       1,
     );
     await page.unroute("https://demo.example/avatars/**");
