@@ -54,6 +54,7 @@ describe("the castnet program", () => {
       "follow",
       "unfollow",
       "profile set",
+      "profile show",
       "verify address",
       "signer add",
       "signer remove",

@@ -1,7 +1,8 @@
-/** `castnet profile set`: user data messages, one per field given. */
+/** `castnet profile set`: user data messages, one per field given; `castnet profile show`: a fid's. */
 import { type Command, Option } from "commander";
 import { UserDataType } from "../../protocol/generated/message.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { resolveFid } from "../targets.js";
 import { UsageError } from "../usageError.js";
 
 const FIELDS = [
@@ -13,8 +14,37 @@ const FIELDS = [
 
 type ProfileOptions = CommonOptions & Partial<Record<(typeof FIELDS)[number][0], string>>;
 
+/** The name the hub's JSON gives a user data type, without its prefix: `USER_DATA_TYPE_DISPLAY` → `DISPLAY`. */
+const typeName = (type: string) => type.replace(/^USER_DATA_TYPE_/, "");
+
+/** Where a type comes in the protocol's list of them (the hub answers in the order they were set). */
+const rank = (type: string) => UserDataType[typeName(type) as keyof typeof UserDataType] ?? Infinity;
+
 export function registerProfile(program: Command): void {
   const profile = program.command("profile").description("a user's profile");
+  withOptions(
+    profile.command("show <name|fid>").description("a user's profile fields, as the hub holds them"),
+    {
+      parts: ["hub", "registry"],
+      keystore: true,
+    },
+  ).action(async (who: string, options: CommonOptions) => {
+    const context = contextOf(options);
+    const fid = await resolveFid(context, who);
+    // A fid holds at most one message per user data type, far fewer than a page.
+    const bodies = (await context.hub.userDataByFid(fid)).messages
+      .flatMap((m) => (m.data.userDataBody ? [m.data.userDataBody] : []))
+      .sort((a, b) => rank(a.type) - rank(b.type));
+    const fields = Object.fromEntries(bodies.map((body) => [typeName(body.type).toLowerCase(), body.value]));
+    const width = Math.max(0, ...Object.keys(fields).map((name) => name.length));
+    report(
+      options,
+      { fid, profile: fields },
+      bodies.length === 0
+        ? `fid ${fid} has no profile fields`
+        : Object.entries(fields).map(([name, value]) => `${name.padEnd(width)}  ${value}`),
+    );
+  });
   const set = profile.command("set").description("set profile fields (each is one user data message)");
   for (const [flag, , help] of FIELDS) set.addOption(new Option(`--${flag} <value>`, help));
   withOptions(set, { parts: ["hub"], account: true }).action(async (options: ProfileOptions) => {
