@@ -34,6 +34,7 @@ Everyday, against a running castnet (castnet <command> --help for each):
   castnet cast "<text>" --as A                   post a cast (--reply-to, --channel, --embed, --mention)
   castnet react like|recast <fid>:<hash> --as A  and unreact, follow, unfollow, profile set, verify address
   castnet feed <name|fid>                        casts of a fid, newest first
+  castnet profile show <name|fid>                its display name, bio, picture, url, username
   castnet events tail                            follow the hub's events
   castnet key-request approve <token> --as A     approve a signed key request as the user
   castnet seed demo                              fill the running stack with a demo world
