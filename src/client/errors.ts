@@ -31,12 +31,39 @@ export class HubError extends CastnetApiError<HubErrorBody> {
   }
 }
 
-/** The name registry refused: `body.error`, and `body.code` for refused transfers. */
+type RegistryCode = NonNullable<RegistryErrorBody["code"]>;
+
+/**
+ * What each of the registry's transfer codes means (docs/registry.md, "POST /transfers"): its body
+ * carries the code alone, as the reference's does, and clients match on it.
+ */
+const REGISTRY_CODES: Record<RegistryCode, string> = {
+  UNAUTHORIZED: "the request's fid is not the fid the name moves to or from",
+  INVALID_FID_OWNER: "the owner is not the custody address of that fid",
+  USERNAME_RESERVED: "the name is reserved",
+  INVALID_SIGNATURE: "the signature is not the owner's",
+  INVALID_USERNAME: "a name is 1 to 16 lowercase letters, digits and hyphens, not starting with a hyphen",
+  TOO_MANY_NAMES: "the fid holds a name already",
+  INVALID_TIMESTAMP:
+    "the timestamp is more than 10 minutes from the registry's clock, or older than the name's last transfer",
+  USERNAME_TAKEN: "another fid holds the name",
+  USERNAME_NOT_FOUND: "the fid does not hold the name",
+  THROTTLED: "a name cannot change hands within 28 days of its last transfer",
+};
+
+/**
+ * The name registry refused: `body.error`, and `body.code` for refused transfers. The message is the
+ * body's sentence, or its error and code with what the code means.
+ */
 export class RegistryError extends CastnetApiError<RegistryErrorBody> {
   override name = "RegistryError";
   constructor(status: number, body: RegistryErrorBody | undefined) {
-    const said = body?.message ?? (body?.code === undefined ? body?.error : `${body.error}: ${body.code}`);
-    super(status, body, said);
+    const code = body?.code;
+    // A code this SDK does not know (a newer registry's) is given as it came.
+    const meaning =
+      code === undefined ? undefined : (REGISTRY_CODES as Partial<Record<string, string>>)[code];
+    const coded = `${body?.error}: ${code}${meaning === undefined ? "" : ` (${meaning})`}`;
+    super(status, body, body?.message ?? (code === undefined ? body?.error : coded));
   }
 }
 

@@ -131,8 +131,19 @@ describe("the everyday commands", () => {
     const taken = await run("name", "register", "alice", "--as", "bob");
     assert.equal(taken.status, 1);
     assert.deepEqual(errorLines(taken), [
-      "castnet: the registry refused: Validation failure: USERNAME_TAKEN",
+      "castnet: the registry refused: Validation failure: USERNAME_TAKEN (another fid holds the name)",
     ]);
+    const badName = await run("name", "register", "Bob", "--as", "bob");
+    assert.equal(badName.status, 1);
+    assert.deepEqual(errorLines(badName), [
+      "castnet: the registry refused: Validation failure: INVALID_USERNAME (a name is 1 to 16 lowercase letters, digits and hyphens, not starting with a hyphen)",
+    ]);
+    const moved = await run("name", "transfer", "alice", "--to", "bob");
+    assert.equal(moved.status, 1);
+    assert.match(
+      errorLines(moved).join("\n"),
+      /^castnet: the registry refused: only its admins move a name between fids \(castnet start --registry-admin 1=0x[0-9a-fA-F]{40} makes this account one\)$/,
+    );
     const unknown = await run("name", "show", "nobody");
     assert.equal(unknown.status, 1);
     assert.deepEqual(errorLines(unknown), ["castnet: nobody is not registered"]);

@@ -108,6 +108,33 @@ describe("castnet/client against a running stack", () => {
         return true;
       });
     });
+
+    it("says what a transfer's code means, and keeps the body as the registry sent it", async () => {
+      const request = {
+        name: "unsigned",
+        from: 0,
+        to: alice.fid,
+        fid: alice.fid,
+        owner: alice.custodyAddress,
+      };
+      await assert.rejects(
+        registry.transfer({
+          ...request,
+          timestamp: await registry.currentTime(),
+          signature: `0x${"11".repeat(65)}`,
+        }),
+        (error: unknown) => {
+          assert.ok(error instanceof RegistryError);
+          assert.equal(error.status, 400);
+          assert.deepEqual(error.body, { error: "Validation failure", code: "INVALID_SIGNATURE" });
+          assert.equal(
+            error.message,
+            "Validation failure: INVALID_SIGNATURE (the signature is not the owner's)",
+          );
+          return true;
+        },
+      );
+    });
   });
 
   describe("HubClient", () => {

@@ -43,7 +43,7 @@ export function registerNameCommands(program: Command): void {
     const transfer = await context.registry.transfer({ ...request, timestamp, signature }).catch((error) => {
       if (error instanceof CliError && /UNAUTHORIZED/.test(error.message))
         throw new CliError(
-          `${error.message} (only registry admins move a name between fids: castnet start --registry-admin ${actor.account.fid}=${admin.address})`,
+          `the registry refused: only its admins move a name between fids (castnet start --registry-admin ${actor.account.fid}=${admin.address} makes this account one)`,
         );
       throw error;
     });
