@@ -27,14 +27,17 @@ const REWIND_FRAMES = 8192;
 
 /**
  * The checkpointer's thread. Its next pass comes after the interval, or sooner when the WAL is
- * growing fast enough to pass the rewind threshold before then: at half the time the last pass's
- * growth says it would take, so that passes come closer together as the WAL nears the threshold,
- * and a fast writer cannot take the WAL far past it between two passes.
+ * growing fast enough to pass the rewind threshold before then: at half the time the recent growth
+ * says it would take, so that passes come closer together as the WAL nears the threshold, and a
+ * fast writer cannot take the WAL far past it between two passes.
  */
 const CHECKPOINTER = `
 db.pragma("synchronous = NORMAL");
 const { intervalMs, minIntervalMs, rewindFrames } = workerData.data;
 let last = { frames: 0, at: performance.now() };
+// Frames a millisecond: the fastest growth seen lately, halved at each pass that sees slower. A
+// writer held up by a rewind grows the WAL slowly for a moment after it, then at full speed again.
+let rate = 0;
 let timer;
 function checkpoint() {
   let next = intervalMs;
@@ -45,20 +48,21 @@ function checkpoint() {
     if (state.busy !== 0) return minIntervalMs;
     // A WAL shorter than at the last pass was rewound meanwhile: all of it is new.
     const grown = state.log >= last.frames ? state.log - last.frames : state.log;
-    const perMs = grown / Math.max(1, at - last.at);
+    rate = Math.max(grown / Math.max(1, at - last.at), rate / 2);
     last = { frames: state.log, at };
     if (state.log > rewindFrames) {
       db.pragma("wal_checkpoint(RESTART)");
       last = { frames: 0, at: performance.now() };
     }
-    if (perMs > 0) next = Math.min(intervalMs, Math.max(minIntervalMs, (rewindFrames - last.frames) / perMs / 2));
+    if (rate > 0) next = Math.min(intervalMs, Math.max(minIntervalMs, (rewindFrames - last.frames) / rate / 2));
   } catch {}
   return next;
 }
 function schedule(ms) {
   timer = setTimeout(() => schedule(checkpoint()), ms);
 }
-schedule(intervalMs);
+// The first pass comes soon: until one has measured it, a writer may be as fast as any.
+schedule(minIntervalMs);
 parentPort.on("message", () => {
   clearTimeout(timer);
   checkpoint();
