@@ -60,10 +60,9 @@ export class RegistryError extends CastnetApiError<RegistryErrorBody> {
   constructor(status: number, body: RegistryErrorBody | undefined) {
     const code = body?.code;
     // A code this SDK does not know (a newer registry's) is given as it came.
-    const meaning =
-      code === undefined ? undefined : (REGISTRY_CODES as Partial<Record<string, string>>)[code];
-    const coded = `${body?.error}: ${code}${meaning === undefined ? "" : ` (${meaning})`}`;
-    super(status, body, body?.message ?? (code === undefined ? body?.error : coded));
+    const meaning = code && (REGISTRY_CODES as Partial<Record<string, string>>)[code];
+    const coded = code && `${body!.error}: ${code}${meaning ? ` (${meaning})` : ""}`;
+    super(status, body, body?.message ?? coded ?? body?.error);
   }
 }
 

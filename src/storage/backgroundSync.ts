@@ -13,7 +13,10 @@ import { startSqliteWorker } from "./sqliteSettings.js";
 
 /** The longest wait between two passes of the checkpointer (each copies the WAL back into the file). */
 const CHECKPOINT_INTERVAL_MS = 250;
-/** The shortest: near the rewind threshold under a fast writer, or after a pass SQLite found busy. */
+/**
+ * The shortest: before the first pass, between passes near the rewind threshold under a fast writer,
+ * and after a pass SQLite found busy.
+ */
 const CHECKPOINT_MIN_INTERVAL_MS = 10;
 
 /**

@@ -1,6 +1,7 @@
 /** `castnet profile set`: user data messages, one per field given; `castnet profile show`: a fid's. */
 import { type Command, Option } from "commander";
 import { UserDataType } from "../../protocol/generated/message.js";
+import { USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { resolveFid } from "../targets.js";
 import { UsageError } from "../usageError.js";
@@ -14,11 +15,11 @@ const FIELDS = [
 
 type ProfileOptions = CommonOptions & Partial<Record<(typeof FIELDS)[number][0], string>>;
 
-/** The name the hub's JSON gives a user data type, without its prefix: `USER_DATA_TYPE_DISPLAY` → `DISPLAY`. */
-const typeName = (type: string) => type.replace(/^USER_DATA_TYPE_/, "");
-
-/** Where a type comes in the protocol's list of them (the hub answers in the order they were set). */
-const rank = (type: string) => UserDataType[typeName(type) as keyof typeof UserDataType] ?? Infinity;
+/** Where a type (its JSON name) comes in the protocol's list; the hub answers in the order they were set. */
+function rank(type: string): number {
+  const value = USER_DATA_TYPE_NAMES.indexOf(type);
+  return value < 0 ? Infinity : value;
+}
 
 export function registerProfile(program: Command): void {
   const profile = program.command("profile").description("a user's profile");
@@ -35,7 +36,9 @@ export function registerProfile(program: Command): void {
     const bodies = (await context.hub.userDataByFid(fid)).messages
       .flatMap((m) => (m.data.userDataBody ? [m.data.userDataBody] : []))
       .sort((a, b) => rank(a.type) - rank(b.type));
-    const fields = Object.fromEntries(bodies.map((body) => [typeName(body.type).toLowerCase(), body.value]));
+    const fields = Object.fromEntries(
+      bodies.map((body) => [body.type.replace("USER_DATA_TYPE_", "").toLowerCase(), body.value]),
+    );
     const width = Math.max(0, ...Object.keys(fields).map((name) => name.length));
     report(
       options,
