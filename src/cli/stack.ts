@@ -1,6 +1,6 @@
 import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
-import { createClientApi } from "../clientapi/index.js";
+import { type DevKeystore, createClientApi } from "../clientapi/index.js";
 import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
 import { httpChainClient } from "../devchain/httpClient.js";
 import { createDevchain } from "../devchain/index.js";
@@ -21,6 +21,7 @@ import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
 import { createRegistry } from "../registry/index.js";
 import type { MigrationProgress } from "../storage/index.js";
 import type { ActivitySource } from "../clientapi/activity.js";
+import { ensureApprovalKey } from "./approvalKey.js";
 import { contextOf } from "./context.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
 import type { Progress } from "./progress.js";
@@ -86,9 +87,15 @@ async function listenGrpc(grpc: HubGrpcServer, host: string, port: number): Prom
   }
 }
 
-/** Whether `host` reaches this machine only, so that keystore accounts may approve on the approval page. */
-function servedOnLoopback(host: string): boolean {
-  return host === "localhost" || isLoopback(host);
+/**
+ * The keystore the approval page may offer to its owner: only on a stack served on loopback (the
+ * keystore is a development convenience of one machine) and with no admin token (an operator who set
+ * one guards the stack for others to reach).
+ */
+function devKeystore(config: StackConfig): DevKeystore | undefined {
+  const onLoopback = config.host === "localhost" || isLoopback(config.host);
+  if (!onLoopback || config.adminToken !== undefined) return undefined;
+  return { dataDir: config.dataDir, approvalKey: ensureApprovalKey(config.dataDir) };
 }
 
 /**
@@ -188,7 +195,7 @@ export async function buildStack(
         deeplink: config.deeplink,
         // Read when a page or a deep link needs them: this process's parts have URLs once listening.
         urls: () => ({ ...config.urls, ...urls }),
-        devKeystoreDir: servedOnLoopback(config.host) ? config.dataDir : undefined,
+        devKeystore: devKeystore(config),
         ...config.parts.api,
       });
       started.push({ part: "api", ...api });

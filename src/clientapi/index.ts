@@ -19,7 +19,7 @@ import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestL
 import { clientApiMetrics } from "./metrics.js";
 import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
-import { pageRoutes, type PartUrls } from "./pages/index.js";
+import { type DevKeystore, pageRoutes, type PartUrls } from "./pages/index.js";
 import { clientApiRoutes } from "./routes/index.js";
 import { type ClientApiService, createService } from "./service.js";
 import type { ApiTables } from "./tables.js";
@@ -29,7 +29,7 @@ export type { ClientApiService } from "./service.js";
 export type { ApprovalTypedData } from "./approvals.js";
 export type { SignedKeyRequestJson } from "./keyRequests.js";
 export type { PowerBadgeRule } from "./powerBadges.js";
-export type { PartUrls } from "./pages/index.js";
+export type { DevKeystore, PartUrls } from "./pages/index.js";
 
 export interface ClientApiOptions {
   database: DatabaseConfig;
@@ -66,8 +66,11 @@ export interface ClientApiOptions {
    * hub, registry and devchain there, and `api` is this part's own public URL.
    */
   urls?: () => PartUrls;
-  /** The CLI data directory whose keystore accounts the approval page offers; give it only on loopback. */
-  devKeystoreDir?: string;
+  /**
+   * The CLI keystore whose accounts the approval page offers to the caller that shows the data
+   * directory's approval key; give it only on a stack served on loopback with no admin token.
+   */
+  devKeystore?: DevKeystore;
   /** How often the background loop checks pending key adds and the badge schedule (default 1000 ms). */
   pollIntervalMs?: number;
   /** Signed key requests one requesting fid, and one client address, may create per hour (default 600 each). */
@@ -128,7 +131,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       api: clientApiApi,
     });
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
-    await app.register(pageRoutes, { service, urls, devKeystoreDir: options.devKeystoreDir });
+    await app.register(pageRoutes, { service, urls, devKeystore: options.devKeystore });
     await app.ready();
 
     const background = startBackground(

@@ -2,7 +2,7 @@ export type { ErrorReply, ErrorShape } from "./errors.js";
 export { createHttpServer, type HttpOptions, type HttpServerOptions, type RouteEntry } from "./server.js";
 export type { ReadinessCheck } from "./readiness.js";
 export type { ApiDescription } from "./openapi.js";
-export { operatorGuard, isLoopback, normalOrigin } from "./operator.js";
+export { operatorGuard, isLoopback, isMachineLocal, normalOrigin } from "./operator.js";
 export { clientAddressKey } from "./clientAddress.js";
 export { listen, StartupError } from "./listen.js";
 export { createLogger, type Logger } from "./logger.js";

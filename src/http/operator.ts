@@ -17,6 +17,28 @@ export function isLoopback(address: string): boolean {
   return address === "::1" || address.startsWith("127.") || address.startsWith("::ffff:127.");
 }
 
+/** Headers a forwarding proxy adds: a request that carries one came from further away than its socket. */
+const PROXY_HEADERS = [
+  "forwarded",
+  "x-forwarded-for",
+  "x-forwarded-host",
+  "x-forwarded-proto",
+  "x-real-ip",
+  "x-client-ip",
+  "true-client-ip",
+  "cf-connecting-ip",
+  "via",
+];
+
+/**
+ * Whether a request comes from a process on this machine rather than through it: a loopback socket
+ * and no sign of a forwarding proxy in front of it (behind one on the same host, every internet client
+ * arrives from loopback). Other local users pass too: this says where, never who.
+ */
+export function isMachineLocal(request: { ip: string; headers: Record<string, unknown> }): boolean {
+  return isLoopback(request.ip) && !PROXY_HEADERS.some((name) => request.headers[name] !== undefined);
+}
+
 /** An origin in the one spelling browsers send (lowercase, default port left out); undefined if it is none. */
 export function normalOrigin(origin: string): string | undefined {
   try {

@@ -6,6 +6,8 @@
  * custody, already approved, a form posted from another site) are shown and change nothing.
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import * as core from "@farcaster/core";
 import type { Browser, Page } from "playwright-core";
@@ -124,11 +126,15 @@ describe("the approval page in a browser", () => {
     return page;
   }
 
-  it("approves with a development account: the deeplink opens the page, which follows the request to completed", async () => {
+  /** The link `castnet key-request create` prints for the keystore's owner: the deep link and the approval key. */
+  const ownerLink = (request: KeyRequest) =>
+    `${request.deeplinkUrl}&key=${readFileSync(join(stack.dataDir, "approval.key"), "utf8").trim()}`;
+
+  it("approves with a development account: the owner's link opens the page, which follows the request to completed", async () => {
     const { request, key } = await requestKey();
     assert.equal(request.deeplinkUrl, `${stack.urls.api}/approve?token=${request.token}`);
     const page = await browser.newPage({ viewport: VIEWPORTS.desktop });
-    const response = await page.goto(request.deeplinkUrl);
+    const response = await page.goto(ownerLink(request));
     assert.equal(response?.status(), 200);
     assert.equal(await page.title(), "Approve a key · castnet");
     assert.match(await page.locator("main").innerText(), new RegExp(`app\\s+fid ${app.fid}`));
@@ -182,7 +188,7 @@ describe("the approval page in a browser", () => {
   it("says so when the request was approved meanwhile or has expired, and refuses a form from another site", async () => {
     const { request } = await requestKey();
     const [first, second] = await Promise.all([browser.newPage(), browser.newPage()]);
-    await Promise.all([first.goto(request.deeplinkUrl), second.goto(request.deeplinkUrl)]);
+    await Promise.all([first.goto(ownerLink(request)), second.goto(ownerLink(request))]);
 
     const forged = await fetch(`${stack.urls.api}/approve`, {
       method: "POST",
@@ -204,7 +210,7 @@ describe("the approval page in a browser", () => {
 
     const expiring = await requestKey(1);
     await new Promise((resolve) => setTimeout(resolve, 2100));
-    await second.goto(expiring.request.deeplinkUrl);
+    await second.goto(ownerLink(expiring.request));
     assert.match(await second.locator('[data-state="expired"]').innerText(), /This request expired at/);
     assert.equal(await second.getByRole("button", { name: "Approve with this account" }).count(), 0);
     await Promise.all([first.close(), second.close()]);

@@ -1,6 +1,7 @@
 /** `castnet key-request create|approve|show`: the signed key request flow from both sides. */
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
+import { readApprovalKey } from "../approvalKey.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../usageError.js";
 
@@ -28,10 +29,19 @@ export function registerKeyRequest(program: Command): void {
     const app = context.keystore().get(options.app);
     const signedKeyRequest = await requestKey(context, options.app, options.redirectUrl);
     const publicKey = signedKeyRequest.key;
+    // Only the data directory's owner reads the approval key, so only they get the link that offers the keystore.
+    const approvalKey = readApprovalKey(context.keystore().dataDir);
+    const keystoreLink =
+      approvalKey === undefined
+        ? []
+        : [
+            `approve it in your browser with a keystore account (this link is yours alone): ${context.api.base}/approve?token=${encodeURIComponent(signedKeyRequest.token)}&key=${approvalKey}`,
+          ];
     report(options, signedKeyRequest, [
       `key request ${signedKeyRequest.token} by fid ${app.fid} for key ${publicKey}`,
       `deep link: ${signedKeyRequest.deeplinkUrl}`,
       renderUnicodeCompact(signedKeyRequest.deeplinkUrl),
+      ...keystoreLink,
       `approve it as a user: castnet key-request approve ${signedKeyRequest.token} --as <account>`,
     ]);
   });

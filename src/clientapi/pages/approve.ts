@@ -1,10 +1,10 @@
 /**
  * GET /approve?token=: the signed key request's approval page. The user approves with an injected
  * wallet (app.js signs the typed data of GET /v2/signed-key-request/approval with the fid's custody
- * address through eth_signTypedData_v4) or, on a stack served on loopback and to a loopback caller,
- * with a development account of the CLI keystore: the server then signs with that account's custody
- * key and posts the approval to the same route a wallet's approval goes to. Nothing approves without
- * a custody signature the client API checks.
+ * address through eth_signTypedData_v4) or, for the keystore's owner (approveRoutes.ts says who that
+ * is), with a development account of the CLI keystore: the server then signs with that account's
+ * custody key and posts the approval to the same route a wallet's approval goes to. Nothing approves
+ * without a custody signature the client API checks.
  */
 import { fidLink, outLink, type HubPage, unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
@@ -25,11 +25,17 @@ export interface DevAccount {
   fid: number;
 }
 
+/**
+ * The keystore's accounts and the approval key the form carries back; "locked" where the caller could
+ * use them with the approval key but did not show it.
+ */
+export type KeystoreOffer = { key: string; accounts: readonly DevAccount[] } | "locked";
+
 export interface ApprovePageInput {
   request: KeyRequestView;
   nowSeconds: number;
-  /** Development accounts offered, or undefined where the stack or the caller is not on loopback. */
-  devAccounts: readonly DevAccount[] | undefined;
+  /** What the keystore offers, or undefined where the stack or the caller cannot use it. */
+  keystore: KeystoreOffer | undefined;
   /** Why the last attempt was refused. */
   refusal?: string;
 }
@@ -38,7 +44,7 @@ export async function approvePage(
   sources: Sources,
   input: ApprovePageInput,
 ): Promise<{ title: string; body: Html; refreshSeconds?: number }> {
-  const { request, nowSeconds, devAccounts, refusal } = input;
+  const { request, nowSeconds, keystore, refusal } = input;
   const app = await sources.get<HubPage>(
     "hub",
     withQuery("/v1/userDataByFid", { fid: request.requestFid }),
@@ -95,7 +101,7 @@ export async function approvePage(
       </dl>
       ${status}
     </section>
-    ${request.state === "pending" && !expired ? approveForms(request.token, sources.urls().hub, devAccounts) : ""}`;
+    ${request.state === "pending" && !expired ? approveForms(request.token, sources.urls().hub, keystore) : ""}`;
   return {
     title: "Approve a key",
     body,
@@ -103,11 +109,7 @@ export async function approvePage(
   };
 }
 
-function approveForms(
-  token: string,
-  hubUrl: string | undefined,
-  devAccounts: readonly DevAccount[] | undefined,
-): Html {
+function approveForms(token: string, hubUrl: string | undefined, keystore: KeystoreOffer | undefined): Html {
   return html` <section
       aria-labelledby="wallet-h"
       class="wallet"
@@ -123,29 +125,34 @@ function approveForms(
       <button type="button" data-wallet-approve hidden>Approve with wallet</button>
       <p data-wallet-status role="status" aria-live="polite"></p>
     </section>
-    ${
-      devAccounts === undefined
-        ? ""
-        : html` <section aria-labelledby="dev-h">
-            <h2 id="dev-h">Approve with a development account</h2>
-            ${
-              devAccounts.length === 0
-                ? html`<p>
-                    The keystore holds no account; create one with <code>castnet account create</code>.
-                  </p>`
-                : html` <form method="post" action="/approve">
-                      <input type="hidden" name="token" value="${token}" />
-                      <label for="account">Account</label>
-                      <select id="account" name="account">
-                        ${devAccounts.map((a) => html`<option value="${a.name}">${a.name} (fid ${a.fid})</option>`)}
-                      </select>
-                      <button type="submit">Approve with this account</button>
-                    </form>
-                    <p class="hint">
-                      Only offered because castnet and you are both on this machine: the server signs with the
-                      account's custody key from the CLI keystore.
-                    </p>`
-            }
-          </section>`
-    }`;
+    ${keystore === undefined ? "" : keystoreForm(token, keystore)}`;
+}
+
+function keystoreForm(token: string, keystore: KeystoreOffer): Html {
+  const body =
+    keystore === "locked"
+      ? html`<p>
+          Approving with an account of this machine's CLI keystore needs its approval key: open the link that
+          <code>castnet key-request create</code> printed, or run
+          <code>castnet key-request approve ${token} --as &lt;account&gt;</code>.
+        </p>`
+      : keystore.accounts.length === 0
+        ? html`<p>The keystore holds no account; create one with <code>castnet account create</code>.</p>`
+        : html` <form method="post" action="/approve">
+              <input type="hidden" name="token" value="${token}" />
+              <input type="hidden" name="key" value="${keystore.key}" />
+              <label for="account">Account</label>
+              <select id="account" name="account">
+                ${keystore.accounts.map((a) => html`<option value="${a.name}">${a.name} (fid ${a.fid})</option>`)}
+              </select>
+              <button type="submit">Approve with this account</button>
+            </form>
+            <p class="hint">
+              Offered because this link carries the approval key of castnet's data directory: the server signs
+              with the account's custody key from the CLI keystore.
+            </p>`;
+  return html` <section aria-labelledby="dev-h">
+    <h2 id="dev-h">Approve with a development account</h2>
+    ${body}
+  </section>`;
 }

@@ -1,29 +1,38 @@
 /**
  * GET /approve?token= shows a signed key request for approval; POST /approve approves it with a
- * development account of the CLI keystore. The POST is for the machine's own developer only: the
- * stack must be served on loopback (the keystore is offered at all), the caller must be on loopback,
- * and the form must come from this very origin (a page of any other site the developer opens is a
- * loopback caller too, and could otherwise post the form to approve its own key).
+ * development account of the CLI keystore. The keystore is its owner's alone: the stack must be served
+ * on loopback with no admin token (only then is a keystore given), the caller must be on this machine
+ * with no proxy in between, and it must show the data directory's approval key (`key`, carried by the
+ * link `castnet key-request create` prints; only the data directory's owner can read it). Loopback and
+ * the page's own Origin prove nothing: any local process can send both. The form must still come from
+ * this very origin, so that no other site's page can make the owner's browser post it.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
-import { normalOrigin } from "../../http/index.js";
+import { isMachineLocal, normalOrigin } from "../../http/index.js";
+import { isApprovalKey } from "../../cli/approvalKey.js";
 import { Keystore } from "../../cli/keystore.js";
 import { KeyRequestError, approveKeyRequest } from "../../cli/keyRequest.js";
 import { ClientApiError } from "../errors.js";
 import type { ClientApiService } from "../service.js";
-import { type DevAccount, type KeyRequestView, approvePage } from "./approve.js";
+import { type KeyRequestView, type KeystoreOffer, approvePage } from "./approve.js";
 import { html } from "./html.js";
 import { pageResponses, sendPage } from "./respond.js";
 import type { Sources } from "./sources.js";
 
+/** The CLI keystore the approval page may offer, and the approval key that unlocks it. */
+export interface DevKeystore {
+  dataDir: string;
+  approvalKey: string;
+}
+
 export interface ApproveRoutesOptions {
   service: ClientApiService;
   sources: Sources;
-  devKeystoreDir?: string;
-  isLoopback: (address: string) => boolean;
+  devKeystore?: DevKeystore;
 }
 
 const token = { type: "string", minLength: 1, maxLength: 200 } as const;
+const approvalKey = { type: "string", maxLength: 200 } as const;
 const FORM_LIMIT = 4096;
 
 export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (app, options) => {
@@ -38,10 +47,20 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     },
   );
 
-  const devAccounts = (request: FastifyRequest): DevAccount[] | undefined => {
-    if (options.devKeystoreDir === undefined || !options.isLoopback(request.ip)) return undefined;
-    const keystore = new Keystore(options.devKeystoreDir);
-    return keystore.names().map((name) => ({ name, fid: keystore.get(name).fid }));
+  /**
+   * What the keystore offers this request: nothing where the stack or the caller cannot use it (the
+   * page then says nothing of it), "locked" to a caller on this machine without the approval key,
+   * the accounts to one with it.
+   */
+  const keystoreOffer = (request: FastifyRequest, key: string | undefined): KeystoreOffer | undefined => {
+    const keystore = options.devKeystore;
+    if (keystore === undefined || !isMachineLocal(request)) return undefined;
+    if (!isApprovalKey(keystore.approvalKey, key)) return "locked";
+    const stored = new Keystore(keystore.dataDir);
+    return {
+      key: keystore.approvalKey,
+      accounts: stored.names().map((name) => ({ name, fid: stored.get(name).fid })),
+    };
   };
 
   /** The request as the page shows it; undefined when the token is unknown. */
@@ -59,6 +78,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     reply: FastifyReply,
     request: FastifyRequest,
     requestToken: string,
+    key: string | undefined,
     refusal?: { status: number; message: string },
   ) => {
     const found = await view(requestToken);
@@ -77,13 +97,13 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     const page = await approvePage(sources, {
       request: found,
       nowSeconds: Math.floor(Date.now() / 1000),
-      devAccounts: devAccounts(request),
+      keystore: keystoreOffer(request, key),
       refusal: refusal?.message,
     });
     return sendPage(reply, page, refusal?.status ?? 200);
   };
 
-  app.get<{ Querystring: { token: string } }>(
+  app.get<{ Querystring: { token: string; key?: string } }>(
     "/approve",
     {
       schema: {
@@ -92,50 +112,50 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
         tags: ["Explorer"],
         querystring: {
           type: "object",
-          properties: { token },
+          properties: { token, key: approvalKey },
           required: ["token"],
           additionalProperties: false,
         },
         response: pageResponses({}),
       },
     },
-    async (request, reply) => show(reply, request, request.query.token),
+    async (request, reply) => show(reply, request, request.query.token, request.query.key),
   );
 
-  app.post<{ Body: { token: string; account: string } }>(
+  app.post<{ Body: { token: string; account: string; key?: string } }>(
     "/approve",
     {
       bodyLimit: FORM_LIMIT,
       schema: {
         summary: "Approve with a development account",
         description:
-          "Loopback only, from this origin's own page: signs the approval with the keystore account's custody key and posts it to POST /v2/signed-key-request/approval. Answers 303 to the approval page.",
+          "For the keystore's owner only (a stack on loopback without an admin token, a caller on this machine with no proxy between, the data directory's approval key, this origin's own page): signs the approval with the keystore account's custody key and posts it to POST /v2/signed-key-request/approval. Answers 303 to the approval page.",
         tags: ["Explorer"],
         consumes: ["application/x-www-form-urlencoded"],
         body: {
           type: "object",
-          properties: { token, account: { type: "string", minLength: 1, maxLength: 32 } },
+          properties: { token, account: { type: "string", minLength: 1, maxLength: 32 }, key: approvalKey },
           required: ["token", "account"],
           additionalProperties: false,
         },
         response: {
           303: { description: "Approved: to the approval page, which follows the request.", type: "null" },
           ...pageResponses({
-            403: "Not on loopback, not from this origin's page, or development accounts are not offered.",
+            403: "Development accounts are not offered, the approval key is missing or wrong, or the form is not from this origin's page.",
             409: "Already approved, or expired.",
           }),
         },
       },
     },
     async (request, reply) => {
-      const { token: requestToken, account } = request.body;
+      const { token: requestToken, account, key } = request.body;
       const refuse = (status: number, message: string) =>
-        show(reply, request, requestToken, { status, message });
-      const accounts = devAccounts(request);
-      if (accounts === undefined)
+        show(reply, request, requestToken, key, { status, message });
+      const offer = keystoreOffer(request, key);
+      if (offer === undefined)
         return refuse(
           403,
-          "Development accounts approve only on a stack served on loopback, to a caller on the same machine.",
+          "Development accounts approve only on a stack served on loopback without an admin token, to a caller on the same machine.",
         );
       const own = sources.urls().api;
       const origin = request.headers.origin;
@@ -144,9 +164,14 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
           403,
           "This approval did not come from castnet's own approval page, so it was not made.",
         );
-      if (!accounts.some((a) => a.name === account))
+      if (offer === "locked")
+        return refuse(
+          403,
+          "Approving with a development account needs this machine's approval key: open the link that castnet key-request create printed.",
+        );
+      if (!offer.accounts.some((a) => a.name === account))
         return refuse(400, `The keystore has no account named ${account}.`);
-      const stored = new Keystore(options.devKeystoreDir!).get(account);
+      const stored = new Keystore(options.devKeystore!.dataDir).get(account);
       try {
         await approveKeyRequest({
           apiUrl: own,

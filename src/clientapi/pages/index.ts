@@ -5,9 +5,8 @@
  * inline script and no resource from elsewhere but the hub's event stream and https images.
  */
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
-import { isLoopback } from "../../http/index.js";
 import type { ClientApiService } from "../service.js";
-import { approveRoutes } from "./approveRoutes.js";
+import { type DevKeystore, approveRoutes } from "./approveRoutes.js";
 import { assetRoutes } from "./assets.js";
 import { channelPage } from "./channel.js";
 import { castPage } from "./cast.js";
@@ -21,13 +20,14 @@ import { searchTarget } from "./search.js";
 import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
 
 export type { PartUrls } from "./sources.js";
+export type { DevKeystore } from "./approveRoutes.js";
 
 export interface PagesOptions {
   service: ClientApiService;
   /** The parts' base URLs as configured; `api` is this part's own public URL. */
   urls: () => PartUrls;
-  /** The CLI's data directory, whose keystore's accounts may approve: given only when served on loopback. */
-  devKeystoreDir?: string;
+  /** The CLI keystore whose accounts may approve, and its approval key: given only when served on loopback. */
+  devKeystore?: DevKeystore;
 }
 
 const notFoundPage = (reply: FastifyReply, what: string) =>
@@ -231,8 +231,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   await app.register(approveRoutes, {
     service: options.service,
     sources,
-    devKeystoreDir: options.devKeystoreDir,
-    isLoopback,
+    devKeystore: options.devKeystore,
   });
   await app.register(assetRoutes);
 };
