@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
 import type { ChainClient } from "../devchain/client.js";
+import type { SignedWriteLimiter } from "../http/index.js";
 import { verifyKeyGatewayAdd, verifySignedKeyRequest } from "../protocol/eip712/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { serializedTransaction } from "../storage/index.js";
@@ -16,7 +17,6 @@ import {
   parseSignature,
 } from "./keyRequestInput.js";
 import { KeyAdds, chainFailure } from "./keyAdds.js";
-import type { KeyRequestLimiter } from "./keyRequestLimits.js";
 import type { KeyRequestRow } from "./keyRequestStore.js";
 import * as keyRequestStore from "./keyRequestStore.js";
 import type { Sponsors } from "./sponsors.js";
@@ -61,7 +61,7 @@ export interface KeyRequestOptions {
   sponsorCost: number;
   validatorContract?: Address;
   keyGatewayContract?: Address;
-  limits: KeyRequestLimiter;
+  limits: SignedWriteLimiter;
   /** How long a request stays readable after its deadline. */
   retentionSeconds: number;
 }
@@ -85,10 +85,10 @@ export class KeyRequests {
   }
 
   /**
-   * `clientAddress` is the caller's clientAddressKey. The same signed {requestFid, key, deadline} sent
+   * `clientIp` is the caller's socket address. The same signed {requestFid, key, deadline} sent
    * again answers the request it made the first time.
    */
-  async create(input: NewKeyRequest, clientAddress: string): Promise<SignedKeyRequestJson> {
+  async create(input: NewKeyRequest, clientIp: string): Promise<SignedKeyRequestJson> {
     const key = input.key;
     checkKey(key);
     const requestFid = parseFid(input.requestFid, "requestFid");
@@ -97,8 +97,9 @@ export class KeyRequests {
     const redirectUrl = input.redirectUrl;
     if (redirectUrl !== undefined && !isAbsoluteUrl(redirectUrl))
       throw badInput("redirectUrl must be an absolute URL");
-    // Before any chain read or signature check: those are what a flood would cost.
-    this.options.limits.admit(clientAddress, requestFid);
+    // Before any chain read or signature check: those are what a flood would cost. The fid named is
+    // spent only once its custody's signature verifies.
+    const signed = this.options.limits.admit(clientIp, requestFid);
 
     const requestSigner = await this.custodyOf(requestFid, "requestFid");
     const valid = await verifySignedKeyRequest(
@@ -112,6 +113,7 @@ export class KeyRequests {
       throw badInput(
         `signature is not a SignedKeyRequest signature of {requestFid, key, deadline} by the custody address of fid ${requestFid}`,
       );
+    signed();
 
     let sponsorFid: number | null = null;
     let sponsorSignature: Hex | null = null;

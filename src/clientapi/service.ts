@@ -11,7 +11,7 @@ import { ChannelFollows } from "./channelFollows.js";
 import { Channels } from "./channels.js";
 import type { ApiContext } from "./context.js";
 import { Cursors } from "./cursor.js";
-import { type KeyRequestLimits, KeyRequestLimiter } from "./keyRequestLimits.js";
+import { type KeyRequestLimits, keyRequestLimiter } from "./keyRequestLimits.js";
 import { KeyRequests } from "./keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
 import * as settingStore from "./settingStore.js";
@@ -75,7 +75,7 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
       sponsorCost: options.sponsorCost,
       validatorContract: options.validatorContract,
       keyGatewayContract: options.keyGatewayContract,
-      limits: new KeyRequestLimiter(options.keyRequestLimits, options.now),
+      limits: keyRequestLimiter(options.keyRequestLimits, options.now),
       retentionSeconds: options.keyRequestRetentionSeconds,
     }),
   };

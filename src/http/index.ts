@@ -7,4 +7,5 @@ export { clientAddressKey } from "./clientAddress.js";
 export { listen, StartupError } from "./listen.js";
 export { createLogger, type Logger } from "./logger.js";
 export { RateLimiter } from "./rateLimiter.js";
+export { type SignedWriteLimits, SignedWriteLimiter } from "./signedWriteLimits.js";
 export { sendJson } from "./sendJson.js";

@@ -26,7 +26,7 @@ import {
   DEFAULT_CCIP_LIMITS,
   DEFAULT_TRANSFER_LIMITS,
   type TransferLimits,
-  TransferRateLimits,
+  transferLimiter,
 } from "./rateLimit.js";
 import { registryRoutes } from "./routes.js";
 import { defaultReservedNames } from "./rules.js";
@@ -141,7 +141,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   const reserved = new Set(options.reservedNames ?? defaultReservedNames(options.naming));
   const now = options.now ?? Date.now;
   const rateLimit = options.rateLimit ?? DEFAULT_TRANSFER_LIMITS;
-  const limits = rateLimit === false ? undefined : new TransferRateLimits(rateLimit, now);
+  const limits = rateLimit === false ? undefined : transferLimiter(rateLimit, now);
   const ccipRateLimit = options.ccipRateLimit ?? DEFAULT_CCIP_LIMITS;
   const lookups = ccipRateLimit === false ? undefined : new RateLimiter(ccipRateLimit.perClientPerHour, now);
 

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsync } from "fastify";
+import type { SignedWriteLimiter } from "../http/index.js";
 import { ALLOW_NUL } from "../http/validation.js";
 import type { Hex } from "viem";
 import { RegistryError } from "./errors.js";
 import type { RegistryMetrics } from "./metrics.js";
-import type { TransferRateLimits } from "./rateLimit.js";
 import type { RegistryService, TransferRequest } from "./service.js";
 import type { TransferFilter } from "./store.js";
 
@@ -65,7 +65,7 @@ function listFilter(query: ListQuery): TransferFilter {
 export interface RegistryRoutesOptions {
   service: RegistryService;
   /** Undefined when rate limiting is off. */
-  limits: TransferRateLimits | undefined;
+  limits: SignedWriteLimiter | undefined;
   metrics: RegistryMetrics;
 }
 

@@ -1,6 +1,7 @@
 /**
  * Findings 11, 12a-c: the client API under attack. 12a: the hub's activity read the power-badge job
  * uses; 12b: the client API started alone; 12c: signed key requests in bulk; 11: one slow chain call.
+ * Second review, finding 3: per-fid budgets are spent only by requests whose signature verifies.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -390,6 +391,26 @@ for (const engine of await testEngines()) {
       assert.deepEqual(await refused.json(), {
         errors: [{ message: `too many signed key requests for fid ${limited.fid}; try again in ${wait} s` }],
       });
+    });
+
+    it("second review 3: junk requests naming an app's fid spend none of its budget", async () => {
+      const victim = await registerWallet(h.devchain);
+      const junk = await body(victim);
+      junk.signature = await signRequest(await registerWallet(h.devchain), junk.key, junk.deadline);
+      const from = (client: number, payload: object) =>
+        h.api.app.inject({
+          method: "POST",
+          url: "/v2/signed-key-request",
+          payload,
+          remoteAddress: `2001:db8:0:9${client.toString(16).padStart(3, "0")}::1`,
+        });
+      for (let i = 0; i < 20; i++) {
+        const refused = await from(i, { ...junk, key: randomKey() });
+        assert.equal(refused.statusCode, 400, refused.body);
+      }
+      // The app's own requests, from its own address, get the whole budget of its fid.
+      for (let i = 0; i < 6; i++) assert.equal((await from(100, await body(victim))).statusCode, 200);
+      assert.equal((await from(101, await body(victim))).statusCode, 429);
     });
 
     it("12c: limits creation per client address (an IPv6 client by its /64)", async () => {

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync } from "fastify";
-import { clientAddressKey } from "../../http/index.js";
 import type { Approval, NewKeyRequest } from "../keyRequests.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import * as s from "./schemas.js";
@@ -50,7 +49,7 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
       },
       async (request) => ({
         result: {
-          signedKeyRequest: await keyRequests.create(request.body, clientAddressKey(request.ip)),
+          signedKeyRequest: await keyRequests.create(request.body, request.ip),
         },
       }),
     );
