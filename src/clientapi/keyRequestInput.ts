@@ -44,11 +44,24 @@ export function futureDeadline(deadline: number, field: string, now: number): nu
   return deadline;
 }
 
-export function isAbsoluteUrl(value: string): boolean {
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
+/** Schemes a browser or wallet runs, or opens as a document of the user's own machine, instead of following. */
+const NOT_A_LINK = new Set([
+  "javascript:",
+  "data:",
+  "vbscript:",
+  "file:",
+  "blob:",
+  "about:",
+  "filesystem:",
+  "view-source:",
+]);
+
+/**
+ * Whether a redirect URL is one a wallet may send its user to: a web page (http, https) or an app's
+ * own scheme (`myapp://done`). Wallet clients open it as they get it, so a `javascript:` or `data:` URL
+ * would run in whatever context opens it.
+ */
+export function isRedirectUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  return !NOT_A_LINK.has(new URL(value).protocol);
 }

@@ -12,7 +12,7 @@ import {
   checkKey,
   checkToken,
   futureDeadline,
-  isAbsoluteUrl,
+  isRedirectUrl,
   parseFid,
   parseSignature,
 } from "./keyRequestInput.js";
@@ -95,8 +95,8 @@ export class KeyRequests {
     const deadline = futureDeadline(input.deadline, "deadline", this.ctx.nowSeconds());
     const signature = parseSignature(input.signature, "signature");
     const redirectUrl = input.redirectUrl;
-    if (redirectUrl !== undefined && !isAbsoluteUrl(redirectUrl))
-      throw badInput("redirectUrl must be an absolute URL");
+    if (redirectUrl !== undefined && !isRedirectUrl(redirectUrl))
+      throw badInput("redirectUrl must be an http(s) URL or an app's own scheme (such as myapp://done)");
     // Before any chain read or signature check: those are what a flood would cost. The fid named is
     // spent only once its custody's signature verifies.
     const signed = this.options.limits.admit(clientIp, requestFid);

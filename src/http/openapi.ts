@@ -105,6 +105,19 @@ export async function registerOpenApi(app: FastifyInstance, api: ApiDescription)
     // The validator badge would fetch a picture from another host.
     validatorUrl: false,
     uiConfig: { url: OPENAPI_PATH, deepLinking: true, defaultModelsExpandDepth: 0 },
+    // Swagger UI's own files only; it sets style attributes as it renders, hence inline styles. Its
+    // "Try it out" calls this origin (connect-src 'self') and it submits no forms.
+    staticCSP: {
+      "default-src": "'self'",
+      "script-src": "'self'",
+      "style-src": "'self' 'unsafe-inline'",
+      "img-src": "'self' data:",
+      "connect-src": "'self'",
+      "frame-ancestors": "'none'",
+      "form-action": "'none'",
+      "base-uri": "'none'",
+      "object-src": "'none'",
+    },
   });
 }
 

@@ -88,6 +88,8 @@ function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal
   return reply.code(shaped.statusCode).send(shaped.body);
 }
 
+const NO_FRAMING = "frame-ancestors 'none'";
+
 /**
  * The Fastify conventions shared by the four parts: request ids, structured logs, the Host rule
  * (hosts.ts), CORS with preflight for public routes and none for operator routes (operator.ts),
@@ -148,6 +150,10 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   // no second answer on that socket.
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
+    // No answer may be framed: a page that frames Swagger UI (or any page of a part) could make the
+    // user click "Execute" from the part's own origin. Pages with a policy of their own include this.
+    reply.header("x-frame-options", "DENY");
+    if (!reply.hasHeader("content-security-policy")) reply.header("content-security-policy", NO_FRAMING);
     if (lingerIfBodyUnread(request.raw, reply.raw)) queueMicrotask(() => done(null, payload));
     else done(null, payload);
   });

@@ -1,7 +1,8 @@
 /**
  * Findings 11, 12a-c: the client API under attack. 12a: the hub's activity read the power-badge job
  * uses; 12b: the client API started alone; 12c: signed key requests in bulk; 11: one slow chain call.
- * Second review, finding 3: per-fid budgets are spent only by requests whose signature verifies.
+ * Second review, finding 3: per-fid budgets are spent only by requests whose signature verifies;
+ * finding 7: redirect URLs are web or app links only.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -411,6 +412,42 @@ for (const engine of await testEngines()) {
       // The app's own requests, from its own address, get the whole budget of its fid.
       for (let i = 0; i < 6; i++) assert.equal((await from(100, await body(victim))).statusCode, 200);
       assert.equal((await from(101, await body(victim))).statusCode, 429);
+    });
+
+    it("second review 7: refuses a redirectUrl a wallet would run or open as a local document", async () => {
+      const from = (client: number, payload: object) =>
+        h.api.app.inject({
+          method: "POST",
+          url: "/v2/signed-key-request",
+          payload,
+          remoteAddress: `2001:db8:0:a${client.toString(16).padStart(3, "0")}::1`,
+        });
+      const schemes = [
+        "javascript:alert(document.cookie)",
+        "data:text/html,<script>1</script>",
+        "JavaScript:void(0)",
+        "vbscript:x",
+        "file:///etc/passwd",
+        "blob:https://a.example/1",
+      ];
+      const fresh = await registerWallet(h.devchain);
+      for (const [i, redirectUrl] of schemes.entries()) {
+        const refused = await from(i, { ...(await body(fresh)), redirectUrl });
+        assert.equal(refused.statusCode, 400, redirectUrl);
+        assert.deepEqual(refused.json(), {
+          errors: [
+            { message: "redirectUrl must be an http(s) URL or an app's own scheme (such as myapp://done)" },
+          ],
+        });
+      }
+      for (const [i, redirectUrl] of [
+        "https://app.example/done",
+        "http://127.0.0.1:3000/",
+        "myapp://signed-in",
+      ].entries()) {
+        const accepted = await from(100 + i, { ...(await body(fresh)), redirectUrl });
+        assert.equal(accepted.statusCode, 200, redirectUrl);
+      }
     });
 
     it("12c: limits creation per client address (an IPv6 client by its /64)", async () => {

@@ -2,7 +2,8 @@
  * Attacks on the HTTP rules every part shares, made over real sockets against the stack as
  * `castnet start` composes it: a web page (or a DNS-rebinding attack) driving operator writes from
  * the developer's browser, bodies and headers that trickle in, a crowd of connections, and bodies
- * over the limit that must still end in a readable 413.
+ * over the limit that must still end in a readable 413. Second review, findings 6 and 8: framing, and
+ * CORS on the explorer's pages.
  */
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
@@ -182,6 +183,44 @@ describe("the HTTP rules every part shares", () => {
         assert.equal(preflight.status, 204);
         assert.equal(preflight.headers["access-control-allow-origin"], "*");
       }
+    });
+  });
+
+  describe("framing and the pages (second review, findings 6 and 8)", () => {
+    it("forbids framing every answer of every part, so no page can click through Swagger UI in a frame", async () => {
+      for (const part of PARTS) {
+        for (const path of ["/_health", "/docs", "/openapi.json", "/no-such-route"]) {
+          const answer = await call(url[part], path);
+          assert.equal(answer.headers["x-frame-options"], "DENY", `${part} ${path}`);
+          assert.match(
+            String(answer.headers["content-security-policy"]),
+            /frame-ancestors 'none'/,
+            `${part} ${path}`,
+          );
+        }
+      }
+    });
+
+    it("serves Swagger UI under a Content-Security-Policy that runs its own scripts only", async () => {
+      for (const part of PARTS) {
+        const docs = await call(url[part], "/docs");
+        assert.equal(docs.status, 200);
+        const policy = String(docs.headers["content-security-policy"]);
+        assert.match(policy, /default-src 'self'/, part);
+        assert.match(policy, /script-src 'self';/, part);
+        assert.match(policy, /form-action 'none'/, part);
+      }
+    });
+
+    it("sends no CORS headers with the explorer's pages", async () => {
+      for (const path of ["/", "/events", "/approve?token=0x00", "/assets/style.css"]) {
+        const page = await call(url.api, path, { headers: { origin: EVIL } });
+        assert.equal(page.headers["access-control-allow-origin"], undefined, path);
+        assert.equal(page.headers["access-control-expose-headers"], undefined, path);
+      }
+      // The API beside them stays open to every origin.
+      const api = await call(url.api, "/v2/all-channels", { headers: { origin: EVIL } });
+      assert.equal(api.headers["access-control-allow-origin"], "*");
     });
   });
 

@@ -2,7 +2,8 @@
  * Attacks on the hub's SSE stream (GET /v1/events/stream), over real sockets: more streams than the
  * hub can feed, many subscribers that must all see the same events in order, a subscriber resuming
  * from an old id while the live feed moves on, time limits that must not cut a stream, and the cost
- * of a submit with hundreds of idle subscribers.
+ * of a submit with hundreds of idle subscribers. Second review, finding 9: a web page's streams
+ * cannot lock the machine's own tools out.
  */
 import assert from "node:assert/strict";
 import { request, type IncomingMessage } from "node:http";
@@ -32,25 +33,33 @@ interface Stream {
   close(): void;
 }
 
-/** Opens a stream from `localAddress` (any 127.x.y.z is this host: distinct clients for the caps). */
-function open(base: string, query = "", localAddress = "127.0.0.1"): Promise<Stream> {
+/**
+ * Opens a stream from `localAddress` (any 127.x.y.z is this host: distinct clients for the caps), as a
+ * web page of `origin` would when one is given.
+ */
+function open(base: string, query = "", localAddress = "127.0.0.1", origin?: string): Promise<Stream> {
   return new Promise((resolve, reject) => {
-    const req = request(`${base}/v1/events/stream${query}`, { agent: false, localAddress }, (response) => {
-      const stream: Stream = { response, text: "", ids: [], close: () => req.destroy() };
-      let buffer = "";
-      response.on("data", (chunk: Buffer) => {
-        stream.text += String(chunk);
-        buffer += String(chunk);
-        let end;
-        while ((end = buffer.indexOf("\n\n")) >= 0) {
-          const id = /^id: (\d+)$/m.exec(buffer.slice(0, end));
-          if (id) stream.ids.push(Number(id[1]));
-          buffer = buffer.slice(end + 2);
-        }
-      });
-      response.on("error", () => undefined);
-      resolve(stream);
-    });
+    const headers = origin === undefined ? {} : { origin };
+    const req = request(
+      `${base}/v1/events/stream${query}`,
+      { agent: false, localAddress, headers },
+      (response) => {
+        const stream: Stream = { response, text: "", ids: [], close: () => req.destroy() };
+        let buffer = "";
+        response.on("data", (chunk: Buffer) => {
+          stream.text += String(chunk);
+          buffer += String(chunk);
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0) {
+            const id = /^id: (\d+)$/m.exec(buffer.slice(0, end));
+            if (id) stream.ids.push(Number(id[1]));
+            buffer = buffer.slice(end + 2);
+          }
+        });
+        response.on("error", () => undefined);
+        resolve(stream);
+      },
+    );
     req.on("error", reject);
     req.end();
   });
@@ -174,6 +183,26 @@ describe("the hub's event stream under load", () => {
       assert.equal(again.response.statusCode, 200);
       again.close();
       for (const stream of held) stream.close();
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("second review 9: a web page's streams count apart from the machine's own tools", async () => {
+    const capped = await startStack(sqlite!, { streams: { maxStreams: 50, maxStreamsPerClient: 3 } });
+    try {
+      const url = await listen(capped.hub.app, "hub", "127.0.0.1", 0);
+      // The page opens them through a.localhost, b.localhost, …: the browser sends its own origin each time.
+      const page = await Promise.all([1, 2, 3].map(() => open(url, "", "127.0.0.1", "https://evil.example")));
+      for (const stream of page) assert.equal(stream.response.statusCode, 200);
+      const more = await open(url, "", "127.0.0.1", "https://evil.example");
+      assert.equal(more.response.statusCode, 429);
+      // The developer's `events tail` and indexers (no Origin) and the explorer's own page still get theirs.
+      const tools = await Promise.all([1, 2, 3].map(() => open(url)));
+      for (const stream of tools) assert.equal(stream.response.statusCode, 200);
+      const explorer = await open(url, "", "127.0.0.1", "http://127.0.0.1:2282");
+      assert.equal(explorer.response.statusCode, 200);
+      for (const stream of [...page, ...tools, explorer]) stream.close();
     } finally {
       await capped.close();
     }

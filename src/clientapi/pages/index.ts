@@ -69,6 +69,10 @@ const closed = (properties: Record<string, unknown>, required: string[] = []) =>
 
 export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options) => {
   const sources: Sources = partSources(options.urls);
+  // Pages are for people, not for other sites' scripts: no CORS headers (@fastify/cors skips routes so marked).
+  app.addHook("onRoute", (route) => {
+    route.config = { ...route.config, cors: false };
+  });
   app.addHook("onSend", async (_request, reply) => {
     reply.headers(securityHeaders(options.urls));
   });

@@ -25,8 +25,19 @@ import { integer } from "./query.js";
 export interface StreamLimits {
   /** Open event streams in all; default 2,000. */
   maxStreams?: number;
-  /** Open event streams per client address (IPv6: per /64); default 20. */
+  /** Open event streams per client address (IPv6: per /64), and per web page origin at that address; default 20. */
   maxStreamsPerClient?: number;
+}
+
+/**
+ * Whom a stream counts against for the per-client cap: its address, and for a web page (its request
+ * carries an Origin) the page's origin besides. A page can open streams through as many host names as
+ * it likes (a.localhost, b.localhost, …); counted apart, it fills only its own origin's share and never
+ * locks the machine's own tools (`castnet events tail`, indexers, which send no Origin) out.
+ */
+function streamClient(ip: string, origin: string | undefined): string {
+  const address = clientAddressKey(ip);
+  return origin === undefined ? address : `${address} ${origin}`;
 }
 
 /** Unsent SSE text a subscriber may have queued before it is dropped. */
@@ -80,7 +91,7 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
       },
     },
     async (request, reply) => {
-      const client = clientAddressKey(request.ip);
+      const client = streamClient(request.ip, request.headers.origin);
       if ((perClient.get(client) ?? 0) >= maxPerClient)
         throw rateLimited(
           `this client has ${maxPerClient} event streams open, the most the hub allows one client; close one first`,
