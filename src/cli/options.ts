@@ -12,7 +12,7 @@ import {
   oneOf,
   origins,
   port,
-  readAdminTokenFile,
+  readSecretFile,
   registryAdmins,
 } from "./optionValues.js";
 import { refuseDashValues, usageErrorOf } from "./usage.js";
@@ -42,6 +42,8 @@ export interface StackConfig {
   /** Where `adminToken` was read from, when it came from a file. */
   adminTokenFile: string | undefined;
   rpcAuth: string | undefined;
+  /** Where `rpcAuth` was read from, when it came from a file. */
+  rpcAuthFile: string | undefined;
   logLevel: LogLevel;
   databaseUrl: string | undefined;
   seed: "demo" | undefined;
@@ -106,6 +108,10 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
   "rpc-auth": {
     env: "CASTNET_RPC_AUTH",
     help: "user:password[,user:password] required by the hub's submitMessage",
+  },
+  "rpc-auth-file": {
+    env: "CASTNET_RPC_AUTH_FILE",
+    help: "file holding the --rpc-auth credentials (keeps them out of the process list)",
   },
   "registry-admin": {
     env: "CASTNET_REGISTRY_ADMIN",
@@ -216,14 +222,23 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
       `--block-time must be a number of seconds from 0 to 3600, got "${value("block-time")}"`,
     );
 
-  const rpcAuth = value("rpc-auth");
-  if (rpcAuth !== undefined && !rpcAuth.split(",").every((pair) => /^[^:]+:.+$/.test(pair)))
-    throw new UsageError("--rpc-auth must be user:password[,user:password]");
-
   const tokenFile = value("admin-token-file");
   if (tokenFile !== undefined && value("admin-token") !== undefined)
     throw new UsageError("give the admin token either directly or as a file, not both");
   const adminTokenFile = tokenFile === undefined ? undefined : resolve(tokenFile);
+
+  const credentialsFile = value("rpc-auth-file");
+  if (credentialsFile !== undefined && value("rpc-auth") !== undefined)
+    throw new UsageError("give the RPC credentials either directly or as a file, not both");
+  const rpcAuthFile = credentialsFile === undefined ? undefined : resolve(credentialsFile);
+  const rpcAuth =
+    rpcAuthFile === undefined ? value("rpc-auth") : readSecretFile("rpc-auth-file", rpcAuthFile);
+  if (rpcAuth !== undefined && !rpcAuth.split(",").every((pair) => /^[^:]+:.+$/.test(pair)))
+    throw new UsageError(
+      rpcAuthFile === undefined
+        ? "--rpc-auth must be user:password[,user:password]"
+        : `--rpc-auth-file: ${rpcAuthFile} must hold user:password[,user:password]`,
+    );
 
   const [tlsCert, tlsKey] = [value("hub-grpc-tls-cert"), value("hub-grpc-tls-key")];
   if ((tlsCert === undefined) !== (tlsKey === undefined))
@@ -250,9 +265,13 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     naming: oneOf("naming", value("naming")!, ["neutral", "reference"] as const),
     network: oneOf("network", value("network")!, ["mainnet", "testnet", "devnet"] as const),
     blockTimeSeconds: blockTime,
-    adminToken: adminTokenFile === undefined ? value("admin-token") : readAdminTokenFile(adminTokenFile),
+    adminToken:
+      adminTokenFile === undefined
+        ? value("admin-token")
+        : readSecretFile("admin-token-file", adminTokenFile),
     adminTokenFile,
     rpcAuth,
+    rpcAuthFile,
     logLevel: oneOf("log-level", value("log-level")!, [
       "fatal",
       "error",

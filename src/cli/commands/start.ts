@@ -24,7 +24,8 @@ export function registerStart(program: Command): void {
       const { catchUpLines, migrationLines } = await import("../startProgress.js");
       const config = startConfigOf(command);
       if (options.printConfig) {
-        const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };
+        const secret = (value: string | undefined) => (value === undefined ? undefined : "(set)");
+        const shown = { ...config, adminToken: secret(config.adminToken), rpcAuth: secret(config.rpcAuth) };
         return void console.log(JSON.stringify(shown, null, 2));
       }
       // A person at a terminal reads lines, not JSON.
