@@ -15,6 +15,7 @@ import {
   readSecretFile,
   registryAdmins,
 } from "./optionValues.js";
+import { refuseUntrustedLoosening, type SecuritySetting, securitySettings } from "./securitySettings.js";
 import { refuseDashValues, usageErrorOf } from "./usage.js";
 import { UsageError } from "./usageError.js";
 
@@ -55,6 +56,10 @@ export interface StackConfig {
   http: HttpOptions;
   /** Per-part settings from the config file, for each part's createX. */
   parts: PartSettings;
+  /** The config file read, and what named it: --config, CASTNET_CONFIG, or the working directory. */
+  configFile: { path: string; from: string } | undefined;
+  /** Every security setting not at its default, and where it came from (the start banner lists them). */
+  security: SecuritySetting[];
 }
 
 interface OptionSpec {
@@ -191,9 +196,9 @@ export function parseStartOptions(
 /** The stack configuration from a `start` command's parsed options, over the environment. */
 export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process.env): StackConfig {
   const values = command.opts<Record<string, string | undefined>>();
+  const flag = (name: string) => values[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
   const given = (name: string): string | undefined => {
-    const attribute = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-    const set = values[attribute] ?? env[START_OPTIONS[name]!.env];
+    const set = flag(name) ?? env[START_OPTIONS[name]!.env];
     return set === "" ? undefined : set;
   };
   const configPath = given("config");
@@ -202,9 +207,15 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     configPath !== undefined,
     Object.keys(START_OPTIONS),
   );
+  refuseUntrustedLoosening(file);
   // Flags, then the environment, then the file, then the default.
   const value = (name: string): string | undefined =>
     given(name) ?? file.options[name] ?? START_OPTIONS[name]!.default;
+  /** The flag, the variable or the file that set an option; undefined when it has its default. */
+  const source = (name: string): string | undefined => {
+    if (given(name) !== undefined) return flag(name) !== undefined ? `--${name}` : START_OPTIONS[name]!.env;
+    return file.options[name] !== undefined ? file.path : undefined;
+  };
 
   const only = (value("only") ?? PART_NAMES.join(","))
     .split(",")
@@ -294,6 +305,15 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
       maxConnections: count("max-connections", value("max-connections")),
     },
     parts: file.parts,
+    configFile:
+      file.path === undefined
+        ? undefined
+        : { path: file.path, from: source("config") ?? "found in the working directory" },
+    security: securitySettings(
+      (name) => (value(name) === START_OPTIONS[name]!.default ? undefined : source(name)),
+      value,
+      file,
+    ),
   };
   requireUrls(config);
   if (config.seed && config.only.length < PART_NAMES.length)

@@ -25,6 +25,9 @@ import { after, describe, it } from "node:test";
 import * as core from "@farcaster/core";
 import SQLite from "better-sqlite3";
 import { createAccount } from "../../src/cli/account.js";
+import { parseStartOptions } from "../../src/cli/options.js";
+import { UsageError } from "../../src/cli/usageError.js";
+import { startCastnet } from "../../src/library.js";
 import { castnet, errorLines, json, type Run } from "../cli/run.js";
 import { CASTNET_MAIN } from "../support/cli.js";
 import { FREE_PORTS } from "../support/ports.js";
@@ -231,6 +234,39 @@ describe("a castnet.config.json others could write", () => {
     const { cwd } = workingDir({ naming: "reference", "block-time": 0 }, 0o666);
     const printed = json<{ naming: string }>(await startIn(cwd, "--print-config"));
     assert.equal(printed.naming, "reference");
+  });
+
+  it("judges every setting that opens castnet up, in castnet start and in the SDK's startCastnet", async () => {
+    const cases: [Record<string, unknown>, string | undefined][] = [
+      [{ host: "127.0.0.1", "hub-port": 3001 }, undefined],
+      [{ host: "0.0.0.0" }, "host"],
+      [{ "data-dir": "/tmp/theirs", "chain-url": "http://evil.example" }, "data-dir and chain-url"],
+      [{ registry: { rateLimit: false }, api: { sponsorCost: 1 } }, "registry.rateLimit"],
+    ];
+    const home = process.cwd();
+    for (const [settings, refused] of cases) {
+      const { cwd, file } = workingDir(settings, 0o666);
+      process.chdir(cwd);
+      try {
+        const parse = () => parseStartOptions([], {});
+        if (refused === undefined) assert.equal(parse().configFile?.path, file);
+        else
+          assert.throws(
+            parse,
+            (e: unknown) =>
+              e instanceof UsageError &&
+              e.message.startsWith(`${file} sets ${refused}, but other users can write it`),
+          );
+        // The same file of one's own, that no one else can write, is taken as it is.
+        chmodSync(file, 0o644);
+        assert.equal(parseStartOptions([], {}).configFile?.from, "found in the working directory");
+        chmodSync(file, 0o666);
+        if (refused !== undefined)
+          await assert.rejects(startCastnet({ parts: ["chain"] }), (e: unknown) => e instanceof UsageError);
+      } finally {
+        process.chdir(home);
+      }
+    }
   });
 
   it("takes it when named with --config, and the banner says where each loosened rule comes from", async () => {

@@ -56,6 +56,10 @@ export function registerStart(program: Command): void {
       console.log(
         `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
       );
+      if (config.configFile !== undefined)
+        console.log(`  config      ${config.configFile.path} (${config.configFile.from})`);
+      for (const { setting, value, from } of config.security)
+        console.log(`  security    ${setting} ${value} (${from})`);
       for (const [part, url] of Object.entries(stack.urls))
         console.log(`  ${LABELS[part as keyof typeof LABELS]}  ${url}`);
       if (stack.hubGrpc !== undefined) console.log(`  hub gRPC    ${stack.hubGrpc}`);
