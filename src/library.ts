@@ -21,7 +21,8 @@ export interface StartCastnetOptions<P extends PartName> {
   /** Base URLs of the parts a chosen part needs but that run elsewhere. */
   urls?: Partial<Record<PartName, string>>;
   /** Where the SQLite files go; a temporary directory, removed by close(), unless given. A
-   * castnet.config.json in the working directory is read as `castnet start` reads it. */
+   * castnet.config.json in the working directory is read as `castnet start` reads it, and refused
+   * (a UsageError) when others could write it and it sets what opens castnet up. */
   dataDir?: string;
   /** A PostgreSQL URL: every part keeps its tables there instead of in SQLite files. */
   databaseUrl?: string;

@@ -3,7 +3,7 @@
  * flag, in sections named after the parts. Flags beat the environment, which beats the file, which
  * beats the defaults (options.ts applies that order).
  */
-import { existsSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
 import type { PowerBadgeRule } from "../clientapi/powerBadges.js";
 import type { KeyRequestLimits } from "../clientapi/keyRequestLimits.js";
 import type { TransferLimits } from "../registry/rateLimit.js";
@@ -52,31 +52,57 @@ const SECTIONS: Record<keyof PartSettings, Record<string, [Check, string]>> = {
 };
 
 export interface ConfigFile {
+  /** The file read; undefined when there was none. */
+  path: string | undefined;
+  /**
+   * Why someone else could have written the file, for the default file found in the working
+   * directory ("another user owns it (uid 1001)"); undefined for a named one, or one only this user
+   * can write.
+   */
+  othersCouldWrite: string | undefined;
   /** Start options by flag name, as the strings a flag would give. */
   options: Record<string, string>;
   parts: PartSettings;
 }
 
-const EMPTY: ConfigFile = { options: {}, parts: { registry: {}, hub: {}, api: {} } };
+const EMPTY: ConfigFile = {
+  path: undefined,
+  othersCouldWrite: undefined,
+  options: {},
+  parts: { registry: {}, hub: {}, api: {} },
+};
 
 /**
  * Reads the file at `path`; a missing default file is no file, a missing named one is an error.
  * `optionNames` are the start options a file may set.
  */
 export function readConfigFile(path: string, named: boolean, optionNames: readonly string[]): ConfigFile {
-  if (!existsSync(path)) {
-    if (named) throw new UsageError(`--config: there is no ${path}`);
-    return EMPTY;
-  }
   let data: unknown;
+  let stat: Stats;
   try {
-    data = JSON.parse(readFileSync(path, "utf8"));
+    // Who could write it is read from the file that is read, not from whatever the path names later.
+    const fd = openSync(path, "r");
+    try {
+      stat = fstatSync(fd);
+      data = JSON.parse(readFileSync(fd, "utf8"));
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
+    if ((error as { code?: string }).code === "ENOENT") {
+      if (named) throw new UsageError(`--config: there is no ${path}`);
+      return EMPTY;
+    }
     throw new UsageError(`${path}: ${(error as Error).message.split("\n")[0]}`);
   }
   if (typeof data !== "object" || data === null || Array.isArray(data))
     throw new UsageError(`${path} must hold one JSON object`);
-  const config: ConfigFile = { options: {}, parts: { registry: {}, hub: {}, api: {} } };
+  const config: ConfigFile = {
+    path,
+    othersCouldWrite: named ? undefined : othersCouldWrite(stat),
+    options: {},
+    parts: { registry: {}, hub: {}, api: {} },
+  };
   for (const [key, value] of Object.entries(data)) {
     if (key in SECTIONS) {
       config.parts[key as keyof PartSettings] = section(path, key as keyof PartSettings, value);
@@ -100,4 +126,13 @@ function section<K extends keyof PartSettings>(path: string, part: K, value: unk
     if (!rule[0](setting)) throw new UsageError(`${path}: "${part}.${key}" must be ${rule[1]}`);
   }
   return value as PartSettings[K];
+}
+
+/** Why a user other than this one (or root) could have written a file with `stat`, if one could. */
+function othersCouldWrite(stat: Stats): string | undefined {
+  const uid = process.geteuid?.();
+  if (uid !== undefined && stat.uid !== uid && stat.uid !== 0)
+    return `another user owns it (uid ${stat.uid})`;
+  if ((stat.mode & 0o022) !== 0) return `other users can write it (mode ${(stat.mode & 0o777).toString(8)})`;
+  return undefined;
 }

@@ -77,18 +77,19 @@ export function baseUrl(name: string, value: string | undefined): string | undef
 }
 
 /**
- * The admin token in `path`, without surrounding whitespace (files usually end with a newline). A
- * token on the command line is in every local user's `ps`; a file is not.
+ * The secret in `path` (the admin token, the RPC credentials), without surrounding whitespace (files
+ * usually end with a newline); `option` names the flag in refusals. A secret on the command line is
+ * in every local user's `ps`; a file is not.
  */
-export function readAdminTokenFile(path: string): string {
+export function readSecretFile(option: string, path: string): string {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
     const code = (error as { code?: string }).code ?? "unreadable";
-    throw new UsageError(`--admin-token-file: cannot read ${path} (${code})`);
+    throw new UsageError(`--${option}: cannot read ${path} (${code})`);
   }
-  const token = text.trim();
-  if (token === "") throw new UsageError(`--admin-token-file: ${path} is empty`);
-  return token;
+  const secret = text.trim();
+  if (secret === "") throw new UsageError(`--${option}: ${path} is empty`);
+  return secret;
 }

@@ -12,9 +12,10 @@ import {
   oneOf,
   origins,
   port,
-  readAdminTokenFile,
+  readSecretFile,
   registryAdmins,
 } from "./optionValues.js";
+import { refuseUntrustedLoosening, type SecuritySetting, securitySettings } from "./securitySettings.js";
 import { refuseDashValues, usageErrorOf } from "./usage.js";
 import { UsageError } from "./usageError.js";
 
@@ -42,6 +43,8 @@ export interface StackConfig {
   /** Where `adminToken` was read from, when it came from a file. */
   adminTokenFile: string | undefined;
   rpcAuth: string | undefined;
+  /** Where `rpcAuth` was read from, when it came from a file. */
+  rpcAuthFile: string | undefined;
   logLevel: LogLevel;
   databaseUrl: string | undefined;
   seed: "demo" | undefined;
@@ -53,6 +56,10 @@ export interface StackConfig {
   http: HttpOptions;
   /** Per-part settings from the config file, for each part's createX. */
   parts: PartSettings;
+  /** The config file read, and what named it: --config, CASTNET_CONFIG, or the working directory. */
+  configFile: { path: string; from: string } | undefined;
+  /** Every security setting not at its default, and where it came from (the start banner lists them). */
+  security: SecuritySetting[];
 }
 
 interface OptionSpec {
@@ -106,6 +113,10 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
   "rpc-auth": {
     env: "CASTNET_RPC_AUTH",
     help: "user:password[,user:password] required by the hub's submitMessage",
+  },
+  "rpc-auth-file": {
+    env: "CASTNET_RPC_AUTH_FILE",
+    help: "file holding the --rpc-auth credentials (keeps them out of the process list)",
   },
   "registry-admin": {
     env: "CASTNET_REGISTRY_ADMIN",
@@ -185,9 +196,9 @@ export function parseStartOptions(
 /** The stack configuration from a `start` command's parsed options, over the environment. */
 export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process.env): StackConfig {
   const values = command.opts<Record<string, string | undefined>>();
+  const flag = (name: string) => values[name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase())];
   const given = (name: string): string | undefined => {
-    const attribute = name.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
-    const set = values[attribute] ?? env[START_OPTIONS[name]!.env];
+    const set = flag(name) ?? env[START_OPTIONS[name]!.env];
     return set === "" ? undefined : set;
   };
   const configPath = given("config");
@@ -196,9 +207,15 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     configPath !== undefined,
     Object.keys(START_OPTIONS),
   );
+  refuseUntrustedLoosening(file);
   // Flags, then the environment, then the file, then the default.
   const value = (name: string): string | undefined =>
     given(name) ?? file.options[name] ?? START_OPTIONS[name]!.default;
+  /** The flag, the variable or the file that set an option; undefined when it has its default. */
+  const source = (name: string): string | undefined => {
+    if (given(name) !== undefined) return flag(name) !== undefined ? `--${name}` : START_OPTIONS[name]!.env;
+    return file.options[name] !== undefined ? file.path : undefined;
+  };
 
   const only = (value("only") ?? PART_NAMES.join(","))
     .split(",")
@@ -216,14 +233,23 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
       `--block-time must be a number of seconds from 0 to 3600, got "${value("block-time")}"`,
     );
 
-  const rpcAuth = value("rpc-auth");
-  if (rpcAuth !== undefined && !rpcAuth.split(",").every((pair) => /^[^:]+:.+$/.test(pair)))
-    throw new UsageError("--rpc-auth must be user:password[,user:password]");
-
   const tokenFile = value("admin-token-file");
   if (tokenFile !== undefined && value("admin-token") !== undefined)
     throw new UsageError("give the admin token either directly or as a file, not both");
   const adminTokenFile = tokenFile === undefined ? undefined : resolve(tokenFile);
+
+  const credentialsFile = value("rpc-auth-file");
+  if (credentialsFile !== undefined && value("rpc-auth") !== undefined)
+    throw new UsageError("give the RPC credentials either directly or as a file, not both");
+  const rpcAuthFile = credentialsFile === undefined ? undefined : resolve(credentialsFile);
+  const rpcAuth =
+    rpcAuthFile === undefined ? value("rpc-auth") : readSecretFile("rpc-auth-file", rpcAuthFile);
+  if (rpcAuth !== undefined && !rpcAuth.split(",").every((pair) => /^[^:]+:.+$/.test(pair)))
+    throw new UsageError(
+      rpcAuthFile === undefined
+        ? "--rpc-auth must be user:password[,user:password]"
+        : `--rpc-auth-file: ${rpcAuthFile} must hold user:password[,user:password]`,
+    );
 
   const [tlsCert, tlsKey] = [value("hub-grpc-tls-cert"), value("hub-grpc-tls-key")];
   if ((tlsCert === undefined) !== (tlsKey === undefined))
@@ -250,9 +276,13 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     naming: oneOf("naming", value("naming")!, ["neutral", "reference"] as const),
     network: oneOf("network", value("network")!, ["mainnet", "testnet", "devnet"] as const),
     blockTimeSeconds: blockTime,
-    adminToken: adminTokenFile === undefined ? value("admin-token") : readAdminTokenFile(adminTokenFile),
+    adminToken:
+      adminTokenFile === undefined
+        ? value("admin-token")
+        : readSecretFile("admin-token-file", adminTokenFile),
     adminTokenFile,
     rpcAuth,
+    rpcAuthFile,
     logLevel: oneOf("log-level", value("log-level")!, [
       "fatal",
       "error",
@@ -275,6 +305,15 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
       maxConnections: count("max-connections", value("max-connections")),
     },
     parts: file.parts,
+    configFile:
+      file.path === undefined
+        ? undefined
+        : { path: file.path, from: source("config") ?? "found in the working directory" },
+    security: securitySettings(
+      (name) => (value(name) === START_OPTIONS[name]!.default ? undefined : source(name)),
+      value,
+      file,
+    ),
   };
   requireUrls(config);
   if (config.seed && config.only.length < PART_NAMES.length)

@@ -3,11 +3,17 @@ import { statSync } from "node:fs";
 import type { Logger } from "../http/index.js";
 import { tightenDirectory } from "../storage/index.js";
 
+/** A file a secret was read from, and what it holds ("admin token", "RPC credentials"). */
+export interface SecretFile {
+  holds: string;
+  path: string;
+}
+
 /**
  * A data directory left readable by others (by an older castnet, or a
- * permissive umask) is made private, and a shared admin token file is pointed out.
+ * permissive umask) is made private, and a shared secret file is pointed out.
  */
-export function secureStart(dataDir: string | undefined, adminTokenFile: string | undefined, logger: Logger) {
+export function secureStart(dataDir: string | undefined, secretFiles: readonly SecretFile[], logger: Logger) {
   if (dataDir !== undefined) {
     const paths = tightenDirectory(dataDir);
     if (paths.length > 0)
@@ -16,11 +22,11 @@ export function secureStart(dataDir: string | undefined, adminTokenFile: string 
         "tightened the permissions of the data directory so that only its owner reads it",
       );
   }
-  if (adminTokenFile !== undefined) {
-    const mode = statSync(adminTokenFile).mode & 0o777;
+  for (const { holds, path } of secretFiles) {
+    const mode = statSync(path).mode & 0o777;
     if ((mode & 0o077) !== 0)
       logger.warn(
-        `the admin token file ${adminTokenFile} is readable by other users (mode ${mode.toString(8)}); chmod 600 it`,
+        `the ${holds} file ${path} is readable by other users (mode ${mode.toString(8)}); chmod 600 it`,
       );
   }
 }

@@ -27,7 +27,7 @@ import { type PartName, type StackConfig, databaseFor } from "./options.js";
 import type { Progress } from "./progress.js";
 import { writeRunFile } from "./runFile.js";
 import { seedDemo } from "./seed/index.js";
-import { secureStart } from "./secrets.js";
+import { type SecretFile, secureStart } from "./secrets.js";
 
 export interface RunningStack {
   /** Base URL of every part this process serves. */
@@ -121,7 +121,11 @@ export async function buildStack(
   });
 
   try {
-    secureStart(config.databaseUrl ? undefined : config.dataDir, config.adminTokenFile, logger);
+    const secretFiles = [
+      { holds: "admin token", path: config.adminTokenFile },
+      { holds: "RPC credentials", path: config.rpcAuthFile },
+    ].filter((file): file is SecretFile => file.path !== undefined);
+    secureStart(config.databaseUrl ? undefined : config.dataDir, secretFiles, logger);
     let chain: ChainClient & OnChainEventSource;
     if (runs("chain")) {
       const devchain = await createDevchain({

@@ -2,10 +2,11 @@
  * `castnet backup <dir>` and `castnet reset`: the embedded databases of a data directory, copied while
  * the stack runs (SQLite's online backup), or deleted while it does not.
  */
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { closeSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline/promises";
 import { type Command, Option } from "commander";
+import { createBackupFile, openBackupDirectory } from "../backupTarget.js";
 import { type CommonOptions, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import { UsageError } from "../usageError.js";
@@ -38,9 +39,7 @@ export function registerMaintenance(program: Command): void {
     refusePostgres("backup");
     const dataDir = resolve(options.dataDir!);
     const dir = resolve(target);
-    if (existsSync(dir) && readdirSync(dir).length > 0)
-      throw new UsageError(`${dir} is not empty: back up into a new directory`);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const tightened = openBackupDirectory(dir);
     // Loaded here, like every command's heavy modules, so that other commands start without it.
     const { default: Database } = await import("better-sqlite3");
     const copied: string[] = [];
@@ -49,6 +48,8 @@ export function registerMaintenance(program: Command): void {
       if (!existsSync(source)) continue;
       const database = new Database(source, { fileMustExist: true });
       try {
+        // SQLite opens the empty private file made here: it writes into it, and never follows a link.
+        closeSync(createBackupFile(dir, `${part}.sqlite`));
         // SQLite's online backup: a consistent snapshot even while the stack writes.
         await database.backup(join(dir, `${part}.sqlite`));
       } finally {
@@ -57,11 +58,17 @@ export function registerMaintenance(program: Command): void {
       copied.push(`${part}.sqlite`);
     }
     if (existsSync(join(dataDir, "keystore.json"))) {
-      copyFileSync(join(dataDir, "keystore.json"), join(dir, "keystore.json"));
+      const keystore = createBackupFile(dir, "keystore.json");
+      try {
+        writeFileSync(keystore, readFileSync(join(dataDir, "keystore.json")));
+      } finally {
+        closeSync(keystore);
+      }
       copied.push("keystore.json");
     }
     if (copied.length === 0) throw new CliError(`${dataDir} holds no castnet data`);
     report(options, { directory: dir, files: copied }, [
+      ...(tightened === undefined ? [] : [`made ${dir} private (it was ${tightened.toString(8)})`]),
       `backed up ${copied.join(", ")} into ${dir}`,
       `restore: stop castnet, then castnet start --data-dir ${dir} (or copy the files back)`,
     ]);

@@ -24,7 +24,8 @@ export function registerStart(program: Command): void {
       const { catchUpLines, migrationLines } = await import("../startProgress.js");
       const config = startConfigOf(command);
       if (options.printConfig) {
-        const shown = { ...config, adminToken: config.adminToken === undefined ? undefined : "(set)" };
+        const secret = (value: string | undefined) => (value === undefined ? undefined : "(set)");
+        const shown = { ...config, adminToken: secret(config.adminToken), rpcAuth: secret(config.rpcAuth) };
         return void console.log(JSON.stringify(shown, null, 2));
       }
       // A person at a terminal reads lines, not JSON.
@@ -55,6 +56,10 @@ export function registerStart(program: Command): void {
       console.log(
         `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
       );
+      if (config.configFile !== undefined)
+        console.log(`  config      ${config.configFile.path} (${config.configFile.from})`);
+      for (const { setting, value, from } of config.security)
+        console.log(`  security    ${setting} ${value} (${from})`);
       for (const [part, url] of Object.entries(stack.urls))
         console.log(`  ${LABELS[part as keyof typeof LABELS]}  ${url}`);
       if (stack.hubGrpc !== undefined) console.log(`  hub gRPC    ${stack.hubGrpc}`);
