@@ -2,6 +2,7 @@
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { ApprovalTypedData, SignedKeyRequestJson } from "../clientapi/index.js";
+import { isRealNetworkKeyGateway, keyGatewayAddProblem } from "../protocol/eip712/index.js";
 
 export interface ApproveKeyRequestOptions {
   /** Base URL of the client API, e.g. http://127.0.0.1:2282. */
@@ -11,6 +12,11 @@ export interface ApproveKeyRequestOptions {
   fid: number;
   /** The private key of the fid's custody address. */
   custodyPrivateKey: Hex;
+  /**
+   * Sign even when the client API asks for the real network's key gateway domain (castnet under
+   * `--naming reference`): such a signature by a real fid's custody key adds the key on the real chain.
+   */
+  realNetworkDomain?: boolean;
 }
 
 /** The client API refused, or could not be reached; the message is the API's own sentence. */
@@ -23,6 +29,11 @@ export class KeyRequestError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/** The signer refused the real network's key gateway domain: nothing was signed or sent. */
+export class RealNetworkDomainError extends KeyRequestError {
+  override name = "RealNetworkDomainError";
 }
 
 const TIMEOUT_MS = 30_000;
@@ -62,6 +73,15 @@ export async function approveKeyRequest(options: ApproveKeyRequestOptions): Prom
   const { typedData } = await send<{ typedData: ApprovalTypedData }>(
     `${base}/v2/signed-key-request/approval?${query}`,
   );
+  const problem = keyGatewayAddProblem(typedData);
+  if (problem !== undefined)
+    throw new KeyRequestError(
+      `refusing to sign: the client API asked for something other than a key gateway Add (${problem})`,
+    );
+  if (isRealNetworkKeyGateway(typedData.domain) && options.realNetworkDomain !== true)
+    throw new RealNetworkDomainError(
+      `refusing to sign: the client API asks for the real network's KeyGateway domain (chain ${typedData.domain.chainId}, ${typedData.domain.verifyingContract}; castnet runs with --naming reference), so the signature would also add the key on the real chain if this custody key holds a real fid. Sign only with development keys, and say so with --real-network-domain`,
+    );
   if (typedData.message.owner.toLowerCase() !== account.address.toLowerCase()) {
     throw new KeyRequestError(
       `the custody key given is for ${account.address}, but fid ${options.fid} is owned by ${typedData.message.owner}`,

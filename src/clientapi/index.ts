@@ -3,7 +3,9 @@ import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
 import type { ChainClient } from "../devchain/client.js";
 import { type HttpOptions, type Logger, createHttpServer } from "../http/index.js";
-import type { NamingProfile } from "../protocol/naming.js";
+import { KEY_GATEWAY_ADDRESS, OP_MAINNET_CHAIN_ID } from "../protocol/contracts.js";
+import { isRealNetworkKeyGateway } from "../protocol/eip712/index.js";
+import { domainName, type NamingProfile } from "../protocol/naming.js";
 import {
   type DatabaseConfig,
   type MigrationProgress,
@@ -131,7 +133,16 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       api: clientApiApi,
     });
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
-    await app.register(pageRoutes, { service, urls, devKeystore: options.devKeystore });
+    await app.register(pageRoutes, {
+      service,
+      urls,
+      devKeystore: options.devKeystore,
+      realNetworkDomain: isRealNetworkKeyGateway({
+        name: domainName(options.naming, "KeyGateway"),
+        chainId: OP_MAINNET_CHAIN_ID,
+        verifyingContract: options.keyGatewayContract ?? KEY_GATEWAY_ADDRESS,
+      }),
+    });
     await app.ready();
 
     const background = startBackground(

@@ -3,15 +3,19 @@
  * keystore account's custody key. Any caller that reaches the client API from loopback (a script that
  * sends the page's own Origin, another local user, every internet client behind a reverse proxy on the
  * same host) must not be able to use it: only the keystore's owner, who can read the data directory's
- * approval key, may. Also: account names are not shown to callers who cannot use them.
+ * approval key, may. Also: account names are not shown to callers who cannot use them. Finding 12:
+ * the signing side checks what it is asked to sign, and says so when it is the real network's domain.
  */
 import assert from "node:assert/strict";
 import { readFileSync, statSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import * as core from "@farcaster/core";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type AccountDetails, createAccount } from "../../src/cli/account.js";
+import { approveKeyRequest } from "../../src/cli/keyRequest.js";
 import { Keystore } from "../../src/cli/keystore.js";
 import { castnet } from "../cli/run.js";
 import { type PagesStack, type User, createUser, startPagesStack } from "../pages/support.js";
@@ -196,5 +200,112 @@ describe("finding 1: no keystore form where the stack is guarded or served beyon
     });
     assert.equal(posted.status, 403);
     assert.equal(await state(stack, request.token), "pending");
+  });
+});
+
+describe("finding 12: signers pin the key gateway domain", () => {
+  it("refuses to sign typed data that is not a key gateway Add, whatever the client API sends", async () => {
+    const custody = privateKeyToAccount(generatePrivateKey());
+    let posts = 0;
+    const permit = {
+      domain: {
+        name: "USD Coin",
+        version: "2",
+        chainId: 10,
+        verifyingContract: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85",
+      },
+      types: { Permit: [{ name: "owner", type: "address" }] },
+      primaryType: "Permit",
+      message: { owner: custody.address, nonce: 0, deadline: 4_000_000_000 },
+    };
+    const server = createServer((request, response) => {
+      if (request.method === "POST") posts++;
+      response.setHeader("content-type", "application/json");
+      response.end(JSON.stringify({ result: { typedData: permit } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      await assert.rejects(
+        approveKeyRequest({
+          apiUrl: `http://127.0.0.1:${port}`,
+          token: "0x01",
+          fid: 1,
+          custodyPrivateKey: generatePrivateKey(),
+        }),
+        {
+          name: "KeyRequestError",
+          message:
+            'refusing to sign: the client API asked for something other than a key gateway Add (the domain is "USD Coin", not "Service KeyGateway" or "Farcaster KeyGateway")',
+        },
+      );
+      assert.equal(posts, 0);
+    } finally {
+      server.close();
+    }
+  });
+
+  describe("under --naming reference, where the domain is the real network's", () => {
+    let stack: PagesStack;
+    let user: User;
+    let attacker: AccountDetails;
+
+    before(async () => {
+      stack = await startPagesStack(["--naming", "reference"]);
+      user = await createUser(stack, "reference-dev");
+      attacker = await createAccount({ chainUrl: stack.urls.chain, units: 1 });
+    });
+
+    after(async () => {
+      await stack?.close();
+    });
+
+    it("castnet key-request approve refuses without --real-network-domain, and signs with it", async () => {
+      const request = await attackerRequest(stack, attacker);
+      const env = { CASTNET_API_URL: stack.urls.api, CASTNET_DATA_DIR: stack.dataDir };
+      const args = [
+        "key-request",
+        "approve",
+        request.token,
+        "--fid",
+        String(user.fid),
+        "--custody-key",
+        user.custodyPrivateKey,
+      ];
+      const refused = await castnet(env, ...args);
+      assert.equal(refused.status, 1);
+      assert.match(
+        refused.stderr,
+        /refusing to sign: the client API asks for the real network's KeyGateway domain \(chain 10, 0x00000000fC56947c7E7183f8Ca4B62398CaAdf0B;/,
+      );
+      assert.equal(await state(stack, request.token), "pending");
+      const signed = await castnet(env, ...args, "--real-network-domain");
+      assert.equal(signed.status, 0, signed.stderr);
+      assert.notEqual(await state(stack, request.token), "pending");
+    });
+
+    it("the page's keystore form says so and signs only once the owner confirms", async () => {
+      const request = await attackerRequest(stack, attacker);
+      const key = approvalKeyOf(stack);
+      const page = await (await fetch(`${request.deeplinkUrl}&key=${key}`)).text();
+      assert.match(page, /signed under the real\s+network's KeyGateway domain/);
+      assert.match(page, /<input type="checkbox" name="realNetwork" value="yes" required \/>/);
+      assert.match(page, /data-real-network="true"/);
+      const unconfirmed = await postForm(stack, { token: request.token, account: "reference-dev", key });
+      assert.equal(unconfirmed.status, 400);
+      assert.match(
+        await unconfirmed.text(),
+        /refusing to sign: the client API asks for the real network&#39;s KeyGateway domain/,
+      );
+      assert.equal(await state(stack, request.token), "pending");
+      const confirmed = await postForm(stack, {
+        token: request.token,
+        account: "reference-dev",
+        key,
+        realNetwork: "yes",
+      });
+      assert.equal(confirmed.status, 303);
+      assert.notEqual(await state(stack, request.token), "pending");
+    });
   });
 });

@@ -8,6 +8,7 @@ import { UsageError } from "../usageError.js";
 interface ApproveOptions extends CommonOptions {
   fid?: string;
   custodyKey?: string;
+  realNetworkDomain?: boolean;
 }
 
 export function registerKeyRequest(program: Command): void {
@@ -51,7 +52,13 @@ export function registerKeyRequest(program: Command): void {
       .command("approve <token>")
       .description("as a user: approve a request with the account's custody key")
       .addOption(new Option("--fid <fid>", "the approving fid, with --custody-key, instead of --as"))
-      .addOption(new Option("--custody-key <0x…>", "that fid's custody private key")),
+      .addOption(new Option("--custody-key <0x…>", "that fid's custody private key"))
+      .addOption(
+        new Option(
+          "--real-network-domain",
+          "sign even under the real network's key gateway domain (--naming reference): only with development keys",
+        ),
+      ),
     { parts: ["api"], account: true },
   ).action(async (token: string, options: ApproveOptions) => {
     const { approveKeyRequest } = await import("../keyRequest.js");
@@ -69,7 +76,13 @@ export function registerKeyRequest(program: Command): void {
       fid = account.fid;
       custodyPrivateKey = account.custodyPrivateKey;
     }
-    const approved = await approveKeyRequest({ apiUrl: context.api.base, token, fid, custodyPrivateKey });
+    const approved = await approveKeyRequest({
+      apiUrl: context.api.base,
+      token,
+      fid,
+      custodyPrivateKey,
+      realNetworkDomain: options.realNetworkDomain,
+    });
     report(options, approved, `key request ${token} is ${approved.state} for fid ${fid}`);
   });
 

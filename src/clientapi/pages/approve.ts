@@ -36,6 +36,8 @@ export interface ApprovePageInput {
   nowSeconds: number;
   /** What the keystore offers, or undefined where the stack or the caller cannot use it. */
   keystore: KeystoreOffer | undefined;
+  /** Approvals are signed under the real network's key gateway domain: the keystore form asks to confirm it. */
+  realNetworkDomain: boolean;
   /** Why the last attempt was refused. */
   refusal?: string;
 }
@@ -44,7 +46,7 @@ export async function approvePage(
   sources: Sources,
   input: ApprovePageInput,
 ): Promise<{ title: string; body: Html; refreshSeconds?: number }> {
-  const { request, nowSeconds, keystore, refusal } = input;
+  const { request, nowSeconds, keystore, realNetworkDomain, refusal } = input;
   const app = await sources.get<HubPage>(
     "hub",
     withQuery("/v1/userDataByFid", { fid: request.requestFid }),
@@ -101,7 +103,7 @@ export async function approvePage(
       </dl>
       ${status}
     </section>
-    ${request.state === "pending" && !expired ? approveForms(request.token, sources.urls().hub, keystore) : ""}`;
+    ${request.state === "pending" && !expired ? approveForms(request.token, sources.urls().hub, keystore, realNetworkDomain) : ""}`;
   return {
     title: "Approve a key",
     body,
@@ -109,13 +111,19 @@ export async function approvePage(
   };
 }
 
-function approveForms(token: string, hubUrl: string | undefined, keystore: KeystoreOffer | undefined): Html {
+function approveForms(
+  token: string,
+  hubUrl: string | undefined,
+  keystore: KeystoreOffer | undefined,
+  realNetworkDomain: boolean,
+): Html {
   return html` <section
       aria-labelledby="wallet-h"
       class="wallet"
       data-wallet
       data-token="${token}"
       data-hub="${hubUrl ?? ""}"
+      data-real-network="${realNetworkDomain ? "true" : "false"}"
     >
       <h2 id="wallet-h">Approve with your wallet</h2>
       <p data-wallet-note>
@@ -125,10 +133,10 @@ function approveForms(token: string, hubUrl: string | undefined, keystore: Keyst
       <button type="button" data-wallet-approve hidden>Approve with wallet</button>
       <p data-wallet-status role="status" aria-live="polite"></p>
     </section>
-    ${keystore === undefined ? "" : keystoreForm(token, keystore)}`;
+    ${keystore === undefined ? "" : keystoreForm(token, keystore, realNetworkDomain)}`;
 }
 
-function keystoreForm(token: string, keystore: KeystoreOffer): Html {
+function keystoreForm(token: string, keystore: KeystoreOffer, realNetworkDomain: boolean): Html {
   const body =
     keystore === "locked"
       ? html`<p>
@@ -145,6 +153,19 @@ function keystoreForm(token: string, keystore: KeystoreOffer): Html {
               <select id="account" name="account">
                 ${keystore.accounts.map((a) => html`<option value="${a.name}">${a.name} (fid ${a.fid})</option>`)}
               </select>
+              ${
+                realNetworkDomain
+                  ? html`<p class="notice bad">
+                        castnet runs with the reference naming, so this approval is signed under the real
+                        network's KeyGateway domain: were the account's custody key a real fid's, the
+                        signature would add this key on the real chain too.
+                      </p>
+                      <label
+                        ><input type="checkbox" name="realNetwork" value="yes" required /> The account holds
+                        development keys only: sign under the real network's domain</label
+                      >`
+                  : ""
+              }
               <button type="submit">Approve with this account</button>
             </form>
             <p class="hint">

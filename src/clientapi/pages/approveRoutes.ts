@@ -25,10 +25,14 @@ export interface DevKeystore {
   approvalKey: string;
 }
 
+const REAL_NETWORK = "yes";
+
 export interface ApproveRoutesOptions {
   service: ClientApiService;
   sources: Sources;
   devKeystore?: DevKeystore;
+  /** Approvals are signed under the real network's key gateway domain (`--naming reference`). */
+  realNetworkDomain: boolean;
 }
 
 const token = { type: "string", minLength: 1, maxLength: 200 } as const;
@@ -98,6 +102,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
       request: found,
       nowSeconds: Math.floor(Date.now() / 1000),
       keystore: keystoreOffer(request, key),
+      realNetworkDomain: options.realNetworkDomain,
       refusal: refusal?.message,
     });
     return sendPage(reply, page, refusal?.status ?? 200);
@@ -122,7 +127,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     async (request, reply) => show(reply, request, request.query.token, request.query.key),
   );
 
-  app.post<{ Body: { token: string; account: string; key?: string } }>(
+  app.post<{ Body: { token: string; account: string; key?: string; realNetwork?: string } }>(
     "/approve",
     {
       bodyLimit: FORM_LIMIT,
@@ -134,7 +139,12 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
         consumes: ["application/x-www-form-urlencoded"],
         body: {
           type: "object",
-          properties: { token, account: { type: "string", minLength: 1, maxLength: 32 }, key: approvalKey },
+          properties: {
+            token,
+            account: { type: "string", minLength: 1, maxLength: 32 },
+            key: approvalKey,
+            realNetwork: { type: "string", enum: [REAL_NETWORK] },
+          },
           required: ["token", "account"],
           additionalProperties: false,
         },
@@ -178,6 +188,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
           token: requestToken,
           fid: stored.fid,
           custodyPrivateKey: stored.custodyPrivateKey,
+          realNetworkDomain: request.body.realNetwork === REAL_NETWORK,
         });
       } catch (error) {
         if (!(error instanceof KeyRequestError)) throw error;

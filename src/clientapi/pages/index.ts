@@ -28,6 +28,8 @@ export interface PagesOptions {
   urls: () => PartUrls;
   /** The CLI keystore whose accounts may approve, and its approval key: given only when served on loopback. */
   devKeystore?: DevKeystore;
+  /** Approvals are signed under the real network's key gateway domain (`--naming reference`). */
+  realNetworkDomain: boolean;
 }
 
 const notFoundPage = (reply: FastifyReply, what: string) =>
@@ -236,6 +238,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
     service: options.service,
     sources,
     devKeystore: options.devKeystore,
+    realNetworkDomain: options.realNetworkDomain,
   });
   await app.register(assetRoutes);
 };

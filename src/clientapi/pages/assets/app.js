@@ -115,6 +115,23 @@ async function approveWithWallet(section, say) {
   const { typedData } = await api(`/v2/signed-key-request/approval?${query}`);
   if (String(typedData.message.owner).toLowerCase() !== address.toLowerCase())
     throw new Error(`The wallet's address ${address} is not the custody address of fid ${fid}.`);
+  // The wallet signs what the server sends: sign a key gateway Add on chain 10 and nothing else, and
+  // say plainly when the domain is the real network's (castnet under --naming reference).
+  const domain = typedData.domain ?? {};
+  if (
+    typedData.primaryType !== "Add" ||
+    !/ KeyGateway$/.test(String(domain.name)) ||
+    Number(domain.chainId) !== 10
+  )
+    throw new Error("The client API asked for a signature other than a key gateway Add; nothing was signed.");
+  if (
+    section.dataset.realNetwork === "true" &&
+    !window.confirm(
+      "This approval is signed under the real network's KeyGateway domain: if this wallet's address holds a real fid, " +
+        "the signature would also add the key to it on the real chain. Sign only with a development wallet. Sign?",
+    )
+  )
+    throw new Error("Not signed: the wallet's signature would be valid on the real network too.");
   say("Sign the request in your wallet…", "signing");
   const signature = await ethereum.request({
     method: "eth_signTypedData_v4",
