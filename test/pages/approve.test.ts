@@ -137,7 +137,10 @@ describe("the approval page in a browser", () => {
     const response = await page.goto(ownerLink(request));
     assert.equal(response?.status(), 200);
     assert.equal(await page.title(), "Approve a key · castnet");
-    assert.match(await page.locator("main").innerText(), new RegExp(`app\\s+fid ${app.fid}`));
+    assert.match(
+      await page.locator("main").innerText(),
+      new RegExp(`app\\s+no name at the registry, fid ${app.fid}`),
+    );
     assert.deepEqual(await axeViolations(page), []);
     await screenshot(page, "approve-desktop");
     await page.setViewportSize(VIEWPORTS.phone);

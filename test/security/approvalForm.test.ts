@@ -27,7 +27,10 @@ interface KeyRequest {
 }
 
 /** A signed key request for a fresh key of the attacker's own, made by the attacker's own app fid. */
-async function attackerRequest(stack: PagesStack, attacker: AccountDetails): Promise<KeyRequest> {
+async function attackerRequest(
+  stack: PagesStack,
+  attacker: Pick<AccountDetails, "fid" | "custodyPrivateKey">,
+): Promise<KeyRequest> {
   const key = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
   const keyBytes = (await key.getSignerKey())._unsafeUnwrap();
   const deadline = Math.floor(Date.now() / 1000) + 3600;
@@ -155,6 +158,42 @@ describe("finding 1: the keystore approval form", () => {
     );
     const page = await (await fetch(link!)).text();
     assert.match(page, /<option value="victim-dev">/);
+  });
+
+  it("finding 13: names the app by its registry name first, its display name as self-declared and isolated", async () => {
+    const app = await createUser(stack, "honest-app");
+    const env = {
+      CASTNET_DATA_DIR: stack.dataDir,
+      CASTNET_API_URL: stack.urls.api,
+      CASTNET_HUB_URL: stack.urls.hub,
+      CASTNET_CHAIN_URL: stack.urls.chain,
+      CASTNET_REGISTRY_URL: stack.urls.registry,
+    };
+    const named = await castnet(env, "name", "register", "honestapp", "--as", "honest-app");
+    assert.equal(named.status, 0, named.stderr);
+    // A right-to-left override makes the text after it read backwards: "Wallet" then "ppa-dliw"…
+    const display = "Official Wallet \u202Eppa-dliw";
+    const profile = await castnet(env, "profile", "set", "--display", display, "--as", "honest-app");
+    assert.equal(profile.status, 0, profile.stderr);
+    const deadline = Date.now() + 10_000;
+    while (
+      !JSON.stringify(
+        await (await fetch(`${stack.urls.hub}/v1/userNameProofsByFid?fid=${app.fid}`)).json(),
+      ).includes("honestapp")
+    ) {
+      assert.ok(Date.now() < deadline, "the hub never merged the name");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const request = await attackerRequest(stack, app);
+    const page = await (await fetch(request.deeplinkUrl)).text();
+    const app_ = /<dt>app<\/dt>\s*<dd>([\s\S]*?)<\/dd>/.exec(page)?.[1] ?? "";
+    assert.match(
+      app_,
+      new RegExp(
+        `^\\s*<bdi>@honestapp</bdi> \\(its name at the registry\\), <a href="/fid/${app.fid}">fid ${app.fid}</a>`,
+      ),
+    );
+    assert.match(app_, new RegExp(`calls itself <bdi>${display}</bdi> \\(self-declared\\)`));
   });
 
   it("approves for the keystore's owner, whose link carries the approval key", async () => {

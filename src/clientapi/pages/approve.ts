@@ -47,15 +47,22 @@ export async function approvePage(
   input: ApprovePageInput,
 ): Promise<{ title: string; body: Html; refreshSeconds?: number }> {
   const { request, nowSeconds, keystore, realNetworkDomain, refusal } = input;
-  const app = await sources.get<HubPage>(
-    "hub",
-    withQuery("/v1/userDataByFid", { fid: request.requestFid }),
-    true,
-  );
+  const [app, proofs] = await Promise.all([
+    sources.get<HubPage>("hub", withQuery("/v1/userDataByFid", { fid: request.requestFid }), true),
+    sources.get<{ proofs: { name: string; type: string }[] }>(
+      "hub",
+      withQuery("/v1/userNameProofsByFid", { fid: request.requestFid }),
+      true,
+    ),
+  ]);
   const profile = new Map(
     (app?.messages ?? []).map((m) => [m.data.userDataBody?.type, m.data.userDataBody?.value]),
   );
-  const appName = profile.get("USER_DATA_TYPE_DISPLAY") ?? profile.get("USER_DATA_TYPE_USERNAME");
+  // The name the registry gave the app's fid is checked; its display name is whatever the app chose
+  // (anyone may call itself "Official Wallet"), so it comes second, marked, and isolated in <bdi> so
+  // that direction marks in it cannot reorder the text around it.
+  const registryName = proofs?.proofs.find((proof) => proof.type === "USERNAME_TYPE_FNAME")?.name;
+  const displayName = profile.get("USER_DATA_TYPE_DISPLAY");
   const avatar = profile.get("USER_DATA_TYPE_PFP");
   const expired = request.state === "pending" && request.deadline < nowSeconds;
   const status: Html =
@@ -81,7 +88,7 @@ export async function approvePage(
         <div>
           <dt>app</dt>
           <dd>
-            ${appName ? html`${appName}, ` : ""}${fidLink(request.requestFid)}${profile.get("USER_DATA_TYPE_URL") ? html` · ${outLink(profile.get("USER_DATA_TYPE_URL"))}` : ""}
+            ${registryName ? html`<bdi>@${registryName}</bdi> (its name at the registry), ` : html`no name at the registry, `}${fidLink(request.requestFid)}${displayName ? html` · calls itself <bdi>${displayName}</bdi> (self-declared)` : ""}${profile.get("USER_DATA_TYPE_URL") ? html` · ${outLink(profile.get("USER_DATA_TYPE_URL"))}` : ""}
           </dd>
         </div>
         <div>
