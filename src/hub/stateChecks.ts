@@ -65,7 +65,9 @@ export class StateChecks {
   /**
    * `state`, once more after catching up with the chain if the fid or signer was unknown. Only a
    * `signed` message (one that passed the stateless checks) may make the hub catch up with the
-   * chain or the registry; an unsigned one gets the verdict of the hub's state as it is.
+   * chain, and only a signed one is judged on names: an unsigned one gets the verdict of the fid and
+   * signer as the hub holds them, and then its own stateless refusal (its signature comes before the
+   * rules of its type), so that an unsigned caller learns nothing about who holds a name.
    */
   async stateAfterCatchUp(message: MessageWithData, signed: boolean): Promise<HubError | undefined> {
     const error = await this.state(message, signed);
@@ -75,14 +77,15 @@ export class StateChecks {
   }
 
   /**
-   * Steps 1–6 after the network. A name the hub holds no proof of is looked up at the registry if
-   * `mayRecover`, within the budget.
+   * Steps 1–6 after the network, the name steps (5 and 6) only for a `signed` message. A name the
+   * hub holds no proof of is looked up at the registry, within the budget.
    */
-  async state(message: MessageWithData, mayRecover: boolean): Promise<HubError | undefined> {
+  async state(message: MessageWithData, signed: boolean): Promise<HubError | undefined> {
     const data = message.data;
     const db = this.core.database.db;
     if (!(await isRegisteredFid(db, data.fid))) return unknownFid(data.fid);
     if (!(await isActiveSigner(db, data.fid, message.signer))) return unknownSigner(message.signer, data.fid);
+    if (!signed) return undefined;
     const username = data.userDataBody;
     if (
       data.type === MessageType.USER_DATA_ADD &&
@@ -92,7 +95,6 @@ export class StateChecks {
       let error = await usernameError(db, data.fid, username.value);
       if (
         error !== undefined &&
-        mayRecover &&
         !username.value.endsWith(".eth") &&
         this.#recoveries.take(username.value, this.core.now())
       ) {
