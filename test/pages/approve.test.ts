@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import * as core from "@farcaster/core";
+import type * as core from "@farcaster/core";
 import type { Browser, Page } from "playwright-core";
 import { type Hex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -20,18 +20,14 @@ import {
   VIEWPORTS,
   axeViolations,
   cast,
+  createKeyRequest,
   createUser,
   launchBrowser,
+  type KeyRequest,
+  readKeyRequest,
   screenshot,
   startPagesStack,
 } from "./support.js";
-
-interface KeyRequest {
-  token: string;
-  deeplinkUrl: string;
-  state: string;
-  userFid?: number;
-}
 
 describe("the approval page in a browser", () => {
   let stack: PagesStack;
@@ -50,39 +46,8 @@ describe("the approval page in a browser", () => {
     await stack?.close();
   });
 
-  /** A signed key request by the app for a fresh key, as an app's backend makes one. */
-  async function requestKey(
-    ttlSeconds = 3600,
-  ): Promise<{ request: KeyRequest; key: core.NobleEd25519Signer }> {
-    const key = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
-    const keyBytes = (await key.getSignerKey())._unsafeUnwrap();
-    const deadline = Math.floor(Date.now() / 1000) + ttlSeconds;
-    const signature = (
-      await new core.ViemLocalEip712Signer(privateKeyToAccount(app.custodyPrivateKey)).signKeyRequest({
-        requestFid: BigInt(app.fid),
-        key: keyBytes,
-        deadline: BigInt(deadline),
-      })
-    )._unsafeUnwrap();
-    const response = await fetch(`${stack.urls.api}/v2/signed-key-requests`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({
-        key: `0x${Buffer.from(keyBytes).toString("hex")}`,
-        requestFid: app.fid,
-        deadline,
-        signature: `0x${Buffer.from(signature).toString("hex")}`,
-      }),
-    });
-    assert.equal(response.status, 200, await response.clone().text());
-    const { result } = (await response.json()) as { result: { signedKeyRequest: KeyRequest } };
-    return { request: result.signedKeyRequest, key };
-  }
-
-  async function read(token: string): Promise<KeyRequest> {
-    const response = await fetch(`${stack.urls.api}/v2/signed-key-request?token=${token}`);
-    return ((await response.json()) as { result: { signedKeyRequest: KeyRequest } }).result.signedKeyRequest;
-  }
+  const requestKey = (ttlSeconds = 3600) => createKeyRequest(stack, app, ttlSeconds);
+  const read = (token: string) => readKeyRequest(stack, token);
 
   /** The hub takes a cast signed with the approved key (its signer event may trail the chain by a moment). */
   async function castWithKey(fid: number, key: core.NobleEd25519Signer): Promise<void> {

@@ -11,6 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as core from "@farcaster/core";
 import { type Browser, type Page, chromium } from "playwright-core";
+import type { Hex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { createAccount } from "../../src/cli/account.js";
 import { Keystore, type StoredAccount } from "../../src/cli/keystore.js";
 import { parseStartOptions } from "../../src/cli/options.js";
@@ -118,6 +120,49 @@ export async function cast(
   };
   const message = unwrap(await core.makeCastAdd(body, { fid, network: MAINNET }, signer));
   return (await submit(stack, message)).hash;
+}
+
+export interface KeyRequest {
+  token: string;
+  deeplinkUrl: string;
+  state: string;
+  userFid?: number;
+}
+
+/** A signed key request by `app` for a fresh key, as an app's backend makes one, and that key. */
+export async function createKeyRequest(
+  stack: PagesStack,
+  app: { fid: number; custodyPrivateKey: Hex },
+  ttlSeconds = 3600,
+): Promise<{ request: KeyRequest; key: core.NobleEd25519Signer }> {
+  const key = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
+  const keyBytes = unwrap(await key.getSignerKey());
+  const deadline = Math.floor(Date.now() / 1000) + ttlSeconds;
+  const signature = unwrap(
+    await new core.ViemLocalEip712Signer(privateKeyToAccount(app.custodyPrivateKey)).signKeyRequest({
+      requestFid: BigInt(app.fid),
+      key: keyBytes,
+      deadline: BigInt(deadline),
+    }),
+  );
+  const response = await fetch(`${stack.urls.api}/v2/signed-key-requests`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      key: `0x${Buffer.from(keyBytes).toString("hex")}`,
+      requestFid: app.fid,
+      deadline,
+      signature: `0x${Buffer.from(signature).toString("hex")}`,
+    }),
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  const { result } = (await response.json()) as { result: { signedKeyRequest: KeyRequest } };
+  return { request: result.signedKeyRequest, key };
+}
+
+export async function readKeyRequest(stack: PagesStack, token: string): Promise<KeyRequest> {
+  const response = await fetch(`${stack.urls.api}/v2/signed-key-request?token=${token}`);
+  return ((await response.json()) as { result: { signedKeyRequest: KeyRequest } }).result.signedKeyRequest;
 }
 
 export function bytes(hex: string): Uint8Array {

@@ -12,54 +12,28 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import * as core from "@farcaster/core";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type AccountDetails, createAccount } from "../../src/cli/account.js";
 import { approveKeyRequest } from "../../src/cli/keyRequest.js";
 import { Keystore } from "../../src/cli/keystore.js";
 import { castnet } from "../cli/run.js";
-import { type PagesStack, type User, createUser, startPagesStack } from "../pages/support.js";
-
-interface KeyRequest {
-  token: string;
-  deeplinkUrl: string;
-  state: string;
-}
+import {
+  type KeyRequest,
+  type PagesStack,
+  type User,
+  createKeyRequest,
+  createUser,
+  readKeyRequest,
+  startPagesStack,
+} from "../pages/support.js";
 
 /** A signed key request for a fresh key of the attacker's own, made by the attacker's own app fid. */
-async function attackerRequest(
+const attackerRequest = async (
   stack: PagesStack,
   attacker: Pick<AccountDetails, "fid" | "custodyPrivateKey">,
-): Promise<KeyRequest> {
-  const key = new core.NobleEd25519Signer(crypto.getRandomValues(new Uint8Array(32)));
-  const keyBytes = (await key.getSignerKey())._unsafeUnwrap();
-  const deadline = Math.floor(Date.now() / 1000) + 3600;
-  const signature = (
-    await new core.ViemLocalEip712Signer(privateKeyToAccount(attacker.custodyPrivateKey)).signKeyRequest({
-      requestFid: BigInt(attacker.fid),
-      key: keyBytes,
-      deadline: BigInt(deadline),
-    })
-  )._unsafeUnwrap();
-  const response = await fetch(`${stack.urls.api}/v2/signed-key-requests`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({
-      key: `0x${Buffer.from(keyBytes).toString("hex")}`,
-      requestFid: attacker.fid,
-      deadline,
-      signature: `0x${Buffer.from(signature).toString("hex")}`,
-    }),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  return ((await response.json()) as { result: { signedKeyRequest: KeyRequest } }).result.signedKeyRequest;
-}
+): Promise<KeyRequest> => (await createKeyRequest(stack, attacker)).request;
 
-async function state(stack: PagesStack, token: string): Promise<string> {
-  const response = await fetch(`${stack.urls.api}/v2/signed-key-request?token=${token}`);
-  return ((await response.json()) as { result: { signedKeyRequest: KeyRequest } }).result.signedKeyRequest
-    .state;
-}
+const state = async (stack: PagesStack, token: string) => (await readKeyRequest(stack, token)).state;
 
 /** The form post a script sends, with the page's own Origin (nothing stops a non-browser caller from sending it). */
 function postForm(stack: PagesStack, fields: Record<string, string>, headers: Record<string, string> = {}) {
