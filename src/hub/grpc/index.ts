@@ -18,7 +18,7 @@ import { backfillHandlers } from "./backfill.js";
 import type { GrpcContext } from "./call.js";
 import { callLimits, encodedOnce, MAX_BULK_REQUEST_BYTES } from "./callLimits.js";
 import { castHandlers } from "./casts.js";
-import { GrpcConnections } from "./connections.js";
+import { GrpcConnections, type PeerConnection } from "./connections.js";
 import { eventHandlers } from "./events.js";
 import { infoHandlers } from "./info.js";
 import { linkHandlers } from "./links.js";
@@ -74,7 +74,6 @@ function encodingOnce(definition: ServiceDefinition): ServiceDefinition {
 
 export function createGrpcServer(ctx: GrpcContext, options: GrpcServerOptions = {}): HubGrpcServer {
   const limits = options.limits ?? connectionLimits();
-  let connections: GrpcConnections | undefined;
   const server = new Server({
     // The bulk submit's: callLimits.ts gives each other method a smaller one.
     "grpc.max_receive_message_length": MAX_BULK_REQUEST_BYTES,
@@ -88,7 +87,7 @@ export function createGrpcServer(ctx: GrpcContext, options: GrpcServerOptions = 
     interceptors: [
       callLimits({
         // The listener is made from the server: calls arrive only once it is.
-        connectionOf: (peer) => connections!.of(peer),
+        connectionOf: (peer): PeerConnection | undefined => connections.of(peer),
         requestTimeoutMs: limits.requestTimeoutMs,
         auth: options.auth,
         logger: ctx.logger,
@@ -116,7 +115,7 @@ export function createGrpcServer(ctx: GrpcContext, options: GrpcServerOptions = 
     options.tls === undefined
       ? ServerCredentials.createInsecure()
       : ServerCredentials.createSsl(null, [{ cert_chain: options.tls.cert, private_key: options.tls.key }]);
-  connections = new GrpcConnections(server.createConnectionInjector(credentials), limits);
+  const connections = new GrpcConnections(server.createConnectionInjector(credentials), limits);
   let bound = false;
 
   return {
