@@ -194,6 +194,7 @@ describe("the hub's gRPC port holds the HTTP limits", () => {
     ]);
     silent.destroy();
     half.destroy();
+    console.log(`closed before a first call: silent after ${silentMs} ms, half a preface after ${halfMs} ms`);
     for (const [what, ms] of [
       ["silent", silentMs],
       ["half a preface", halfMs],
@@ -213,6 +214,7 @@ describe("the hub's gRPC port holds the HTTP limits", () => {
       const status = await call.status;
       assert.equal(status?.code, 0);
       const closedAfter = await closesWithin(session, IDLE_TIMEOUT_MS + 4_000);
+      console.log(`idle connection closed ${closedAfter} ms after its call`);
       assert.notEqual(closedAfter, undefined, "the idle connection was kept open");
       assert.ok(
         closedAfter! >= IDLE_TIMEOUT_MS - 200 && closedAfter! < IDLE_TIMEOUT_MS + 1_500,
@@ -235,6 +237,7 @@ describe("the hub's gRPC port holds the HTTP limits", () => {
     try {
       const status = await call.status;
       assert.equal(status?.code, 4, `status ${JSON.stringify(status)}`);
+      console.log(`unfinished request ended after ${status.ms} ms`);
       assert.ok(
         status.ms >= REQUEST_TIMEOUT_MS - 200 && status.ms < REQUEST_TIMEOUT_MS + 1_500,
         `ended after ${status.ms} ms`,
@@ -376,6 +379,7 @@ for (const engine of (await testEngines()).slice(0, 1)) {
         assert.equal(queued + refused, CALLS, JSON.stringify(answered));
         // No answer leaves while the window is shut: the connection is closed within the idle timeout.
         const closedAfter = await closesWithin(session, IDLE_TIMEOUT_MS + 4_000);
+        console.log(`stalled connection closed ${closedAfter} ms after its answers were queued`);
         assert.notEqual(closedAfter, undefined, "the stalled connection was kept open");
       } finally {
         session.destroy();
