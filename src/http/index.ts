@@ -1,5 +1,12 @@
 export type { ErrorReply, ErrorShape } from "./errors.js";
-export { createHttpServer, type HttpOptions, type HttpServerOptions, type RouteEntry } from "./server.js";
+export {
+  type ConnectionLimits,
+  connectionLimits,
+  createHttpServer,
+  type HttpOptions,
+  type HttpServerOptions,
+  type RouteEntry,
+} from "./server.js";
 export type { ReadinessCheck } from "./readiness.js";
 export type { ApiDescription } from "./openapi.js";
 export { operatorGuard, isLoopback, isMachineLocal, normalOrigin } from "./operator.js";

@@ -80,6 +80,22 @@ const DEFAULTS = {
   idleTimeoutMs: 120_000,
   maxConnections: 4_096,
 } as const;
+
+/** The time and connection limits of a part's listeners: its HTTP server's, and the hub's gRPC port's. */
+export type ConnectionLimits = Required<
+  Pick<HttpOptions, "requestTimeoutMs" | "headersTimeoutMs" | "idleTimeoutMs" | "maxConnections">
+>;
+
+/** The limits an operator configured, the defaults for the others. */
+export function connectionLimits(options: HttpOptions = {}): ConnectionLimits {
+  return {
+    requestTimeoutMs: options.requestTimeoutMs ?? DEFAULTS.requestTimeoutMs,
+    headersTimeoutMs: options.headersTimeoutMs ?? DEFAULTS.headersTimeoutMs,
+    idleTimeoutMs: options.idleTimeoutMs ?? DEFAULTS.idleTimeoutMs,
+    maxConnections: options.maxConnections ?? DEFAULTS.maxConnections,
+  };
+}
+
 /** How often Node looks for requests over their time limits: the timeouts are this late at most. */
 const TIMEOUT_CHECK_MS = 1_000;
 
@@ -101,7 +117,7 @@ const NO_FRAMING = "frame-ancestors 'none'";
  * request timed (metrics.ts), and the part's OpenAPI document with its docs page (openapi.ts).
  */
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
-  const limits = { ...DEFAULTS, ...definedOnly(options) };
+  const limits = connectionLimits(options);
   const app = Fastify({
     loggerInstance: options.logger.child({ part: options.part }) as FastifyBaseLogger,
     // One line per request comes from our onResponse hook, with the route pattern instead of the raw URL.
@@ -222,10 +238,6 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   serveReadiness(app, options.ready ?? {});
   serveMetrics(app, metrics, operatorGuard(options.adminToken, options.errors));
   return app as unknown as FastifyInstance;
-}
-
-function definedOnly(options: HttpOptions): Partial<HttpOptions> {
-  return Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
 }
 
 function trustedOrigin(origin: string): string {

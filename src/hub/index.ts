@@ -7,7 +7,7 @@ import { availableParallelism } from "node:os";
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
 import type { OnChainEventSource } from "../devchain/client.js";
-import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
+import { connectionLimits, createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
 import { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../registry/feed.js";
@@ -192,13 +192,13 @@ export async function createHub(options: HubOptions): Promise<Hub> {
   });
   await app.ready();
   const grpc = createGrpcServer(
+    { service, database, logger: core.logger },
     {
-      service,
-      database,
-      logger: core.logger,
+      tls: options.grpcTls,
+      streams: options.streams,
+      limits: connectionLimits(options.http),
       auth: credentials === undefined ? undefined : basicCredentials(credentials),
     },
-    { tls: options.grpcTls, streams: options.streams },
   );
   void chain.sync();
   void names.sync();

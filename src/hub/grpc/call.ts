@@ -3,7 +3,6 @@ import type { handleUnaryCall, ServerUnaryCall, UntypedServiceImplementation } f
 import type { Logger } from "../../http/index.js";
 import { HubError } from "../../protocol/errors.js";
 import { type Database, PooledText } from "../../storage/index.js";
-import type { CredentialCheck } from "../auth.js";
 import type { StoreType } from "../keys.js";
 import { framedPage } from "../framedPages.js";
 import { messageBySetKey, type MessageList } from "../messages.js";
@@ -18,8 +17,6 @@ export interface GrpcContext {
   /** Read directly only where an answer is stored bytes (messages, events) that the service renders as JSON. */
   database: Database<HubTables>;
   logger: Logger;
-  /** Checks submits' `authorization` metadata, when --rpc-auth is set. */
-  auth: CredentialCheck | undefined;
 }
 
 /** The methods of one group, by their names in the service definition. */

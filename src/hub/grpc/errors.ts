@@ -7,10 +7,15 @@ import { Metadata, type ServerErrorResponse } from "@grpc/grpc-js";
 import type { Logger } from "../../http/index.js";
 import { HubError } from "../../protocol/errors.js";
 
-export function statusOf(error: HubError): ServerErrorResponse {
+/** The status of a HubError as grpc-js sends it: its code, its sentence, its `errcode` trailer. */
+export function hubStatusOf(error: HubError): { code: number; details: string; metadata: Metadata } {
   const metadata = new Metadata();
   metadata.set("errcode", error.errCode);
-  return Object.assign(new Error(error.message), { code: error.code, details: error.message, metadata });
+  return { code: error.code, details: error.message, metadata };
+}
+
+export function statusOf(error: HubError): ServerErrorResponse {
+  return Object.assign(new Error(error.message), hubStatusOf(error));
 }
 
 /** A HubError as its status; anything else is a fault, logged, and answered as `unknown`. */

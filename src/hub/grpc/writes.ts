@@ -1,28 +1,19 @@
 /**
  * SubmitMessage, ValidateMessage and SubmitBulkMessages. Requests arrive as the bytes the client sent
  * (wire.ts) and go to the same service methods as the HTTP API's submits; an answer is the message
- * as stored. With --rpc-auth, both submits need Basic credentials in the `authorization` metadata.
+ * as stored. With --rpc-auth, both submits need Basic credentials in the `authorization` metadata,
+ * checked before the request is read (callLimits.ts).
  */
-import type { Metadata } from "@grpc/grpc-js";
 import { bulkMessages } from "../bulk.js";
 import { type GrpcContext, type Handlers, unary } from "./call.js";
 import type { BulkAnswer } from "./wire.js";
 
-function checkAuth(ctx: GrpcContext, metadata: Metadata): void {
-  const [header] = metadata.get("authorization");
-  ctx.auth?.(typeof header === "string" ? header : undefined);
-}
-
 export function writeHandlers(ctx: GrpcContext): Handlers {
   const { service } = ctx;
   return {
-    submitMessage: unary(ctx, async (bytes: Buffer, call) => {
-      checkAuth(ctx, call.metadata);
-      return service.submitMessageBytes(bytes);
-    }),
+    submitMessage: unary(ctx, async (bytes: Buffer) => service.submitMessageBytes(bytes)),
     validateMessage: unary(ctx, async (bytes: Buffer) => service.validateMessageBytes(bytes)),
-    submitBulkMessages: unary(ctx, async (bytes: Buffer, call): Promise<BulkAnswer[]> => {
-      checkAuth(ctx, call.metadata);
+    submitBulkMessages: unary(ctx, async (bytes: Buffer): Promise<BulkAnswer[]> => {
       const outcomes = await service.submitBulkMessages(bulkMessages(bytes));
       return outcomes.map((outcome) =>
         outcome.ok
