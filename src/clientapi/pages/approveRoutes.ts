@@ -5,7 +5,7 @@
  * and the form must come from this very origin (a page of any other site the developer opens is a
  * loopback caller too, and could otherwise post the form to approve its own key).
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { normalOrigin } from "../../http/index.js";
 import { Keystore } from "../../cli/keystore.js";
 import { KeyRequestError, approveKeyRequest } from "../../cli/keyRequest.js";
@@ -19,6 +19,8 @@ import type { Sources } from "./sources.js";
 export interface ApproveRoutesOptions {
   service: ClientApiService;
   sources: Sources;
+  /** The pages' per-client limit (limit.ts). */
+  limited: onRequestAsyncHookHandler;
   devKeystoreDir?: string;
   isLoopback: (address: string) => boolean;
 }
@@ -86,6 +88,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
   app.get<{ Querystring: { token: string } }>(
     "/approve",
     {
+      onRequest: options.limited,
       schema: {
         summary: "Key approval page",
         description: "A signed key request's app, key, deadline and state, with the ways to approve it.",
@@ -105,6 +108,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
   app.post<{ Body: { token: string; account: string } }>(
     "/approve",
     {
+      onRequest: options.limited,
       bodyLimit: FORM_LIMIT,
       schema: {
         summary: "Approve with a development account",

@@ -15,6 +15,7 @@ import { EVENT_TYPES, type EventsQuery, eventsPage } from "./events.js";
 import { fidPage } from "./fid.js";
 import { homePage } from "./home.js";
 import { html } from "./html.js";
+import { type PageLimits, pageLimit } from "./limit.js";
 import { namePage } from "./name.js";
 import { pageResponses, sendPage } from "./respond.js";
 import { searchTarget } from "./search.js";
@@ -28,6 +29,10 @@ export interface PagesOptions {
   urls: () => PartUrls;
   /** The CLI's data directory, whose keystore's accounts may approve: given only when served on loopback. */
   devKeystoreDir?: string;
+  /** Pages one client address may load (limit.ts). */
+  limits: PageLimits;
+  /** Unix ms. */
+  now: () => number;
 }
 
 const notFoundPage = (reply: FastifyReply, what: string) =>
@@ -69,6 +74,7 @@ const closed = (properties: Record<string, unknown>, required: string[] = []) =>
 
 export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options) => {
   const sources: Sources = partSources(options.urls);
+  const limited = pageLimit(options.limits, options.now);
   app.addHook("onSend", async (_request, reply) => {
     reply.headers(securityHeaders(options.urls));
   });
@@ -87,6 +93,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get(
     "/",
     {
+      onRequest: limited,
       schema: {
         summary: "Explorer home",
         description: "The stack's parts, counts, latest casts and the live event feed.",
@@ -101,6 +108,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { fid: number }; Querystring: { casts?: string } }>(
     "/fid/:fid",
     {
+      onRequest: limited,
       schema: {
         summary: "A fid's page",
         description:
@@ -122,6 +130,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { fid: number; hash: string } }>(
     "/cast/:fid/:hash",
     {
+      onRequest: limited,
       schema: {
         summary: "A cast's page",
         description: "The cast, its parent and replies, reactions and recasts, the raw message.",
@@ -143,6 +152,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { name: string } }>(
     "/name/:name",
     {
+      onRequest: limited,
       schema: {
         summary: "A name's page",
         description:
@@ -164,6 +174,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { id: string } }>(
     "/channel/:id",
     {
+      onRequest: limited,
       schema: {
         summary: "A channel's page",
         description: "The channel's fields, its followers and the casts under its parent URL.",
@@ -182,6 +193,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Querystring: { from?: number; type?: string; fid?: string } }>(
     "/events",
     {
+      onRequest: limited,
       schema: {
         summary: "Hub events page",
         description:
@@ -210,6 +222,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Querystring: { q: string } }>(
     "/search",
     {
+      onRequest: limited,
       schema: {
         summary: "Search",
         description: "Sends the browser to the page of a fid, a name, a cast hash or an address.",
@@ -231,6 +244,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   await app.register(approveRoutes, {
     service: options.service,
     sources,
+    limited,
     devKeystoreDir: options.devKeystoreDir,
     isLoopback,
   });
