@@ -107,10 +107,11 @@ export async function castPage(
     <section aria-labelledby="events-h">
       <h2 id="events-h">Its events</h2>
       <p>
-        Its merge is in
+        Its merge comes after
         <a href="${withQuery("/events", { fid, from: since })}"
-          >the events of fid ${fid} from ten minutes before it</a
-        >, while the log keeps it (three days); see also
+          >this point of the log, filtered to fid ${fid}</a
+        >
+        (a message merges after it is made; the log keeps three days); see also
         <a href="/events?fid=${fid}">every event of fid ${fid}</a>.
       </p>
     </section>`;
