@@ -6,6 +6,7 @@
 import { closeSync, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
 import type { PowerBadgeRule } from "../clientapi/powerBadges.js";
 import type { KeyRequestLimits } from "../clientapi/keyRequestLimits.js";
+import type { PageLimits } from "../clientapi/pages/limit.js";
 import type { TransferLimits } from "../registry/rateLimit.js";
 import { UsageError } from "./usageError.js";
 
@@ -20,6 +21,7 @@ export interface PartSettings {
     powerBadgeRule?: Partial<PowerBadgeRule>;
     deeplinkScheme?: string;
     keyRequestLimits?: Partial<KeyRequestLimits>;
+    pageLimits?: Partial<PageLimits>;
   };
 }
 
@@ -48,6 +50,7 @@ const SECTIONS: Record<keyof PartSettings, Record<string, [Check, string]>> = {
     powerBadgeRule: [numbers("minReactors", "windowDays"), "{minReactors, windowDays}"],
     deeplinkScheme: [(v) => typeof v === "string" && /^[a-z][a-z0-9+.-]*$/.test(v), "a URL scheme"],
     keyRequestLimits: [numbers("perFidPerHour", "perAddressPerHour"), "{perFidPerHour, perAddressPerHour}"],
+    pageLimits: [numbers("perClientPerHour", "burst"), "{perClientPerHour, burst}"],
   },
 };
 

@@ -18,6 +18,7 @@ import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
 import { clientApiApi } from "./openapi.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
+import { DEFAULT_PAGE_LIMITS, type PageLimits } from "./pages/limit.js";
 import { clientApiMetrics } from "./metrics.js";
 import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
@@ -79,6 +80,8 @@ export interface ClientApiOptions {
   keyRequestLimits?: Partial<KeyRequestLimits>;
   /** How long a signed key request stays readable after its deadline before it is deleted (default 24 h). */
   keyRequestRetentionMs?: number;
+  /** Pages (explorer, approval) one client address may load an hour and at once (default 3,600 and 120). */
+  pageLimits?: Partial<PageLimits>;
 }
 
 const DAY_MS = 86_400_000;
@@ -142,6 +145,8 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
         chainId: OP_MAINNET_CHAIN_ID,
         verifyingContract: options.keyGatewayContract ?? KEY_GATEWAY_ADDRESS,
       }),
+      limits: { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits },
+      now,
     });
     await app.ready();
 

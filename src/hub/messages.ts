@@ -277,6 +277,28 @@ export async function messageBySetKey(
     .executeTakeFirst();
 }
 
+/**
+ * The stored cast whose hash is the lowest in [low, high] (both 20 bytes, inclusive, so that a hash
+ * prefix is a range): a cast's set key is its hash, and the set-key index leads with (store, set
+ * key), so this is one seek of it, stepping over the rare remove whose key falls in the range.
+ */
+export async function castByHashRange(
+  db: Db,
+  low: Uint8Array,
+  high: Uint8Array,
+): Promise<JsonRow | undefined> {
+  return db
+    .selectFrom("hub_messages")
+    .select(JSON_COLUMNS)
+    .where("store", "=", StoreType.CASTS)
+    .where("set_key", ">=", low)
+    .where("set_key", "<=", high)
+    .where("type", "=", MessageType.CAST_ADD)
+    .orderBy("set_key")
+    .limit(1)
+    .executeTakeFirst();
+}
+
 export async function storeCounts(db: Db, fid: number): Promise<Map<number, number>> {
   const rows = await db
     .selectFrom("hub_store_counts")

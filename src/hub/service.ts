@@ -111,6 +111,11 @@ export class HubService implements ActivitySource {
     return messageReads.castById(this.lists, fid, hash);
   }
 
+  /** The stored cast whose hash lies in [low, high] (a hash, or the range a prefix spans). */
+  castByHash(low: Uint8Array, high: Uint8Array): Promise<string> {
+    return messageReads.castByHash(this.lists, low, high);
+  }
+
   /** Adds and removes, as the reference lists them. */
   async castsByFid(fid: number, page: PageRequest): Promise<MessagePage> {
     return messageReads.castsByFid(this.lists, fid, page);

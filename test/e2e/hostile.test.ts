@@ -494,6 +494,7 @@ type ParamKind =
   | "limit"
   | "text"
   | "hex20"
+  | "hashPrefix"
   | "hex32"
   | "address"
   | "enum"
@@ -584,6 +585,15 @@ function hostileParams(kind: ParamKind, required: boolean, enumValues: readonly 
       return [...ODD_TEXT.map(E), empty];
     case "hex20":
       return [...badHex(20).map(R), empty];
+    case "hashPrefix":
+      // A hash or its first 8 hex digits or more: shorter, longer or not hex is refused.
+      return [
+        ...["0x1234567", ...badHex(20).filter((value) => value !== `0x${"00".repeat(19)}`)].map(R),
+        E(`0x${"00".repeat(19)}`),
+        E("0x12345678"),
+        E("ABCDEF0123"),
+        empty,
+      ];
     case "hex32":
       return [...badHex(32).map(R), empty];
     case "address":
@@ -927,6 +937,7 @@ function routes(fx: Fixtures): Route[] {
       fid: { kind: "uint", valid: alice, required: true },
       hash: { kind: "hex20", valid: fx.castHash, required: true },
     }),
+    hub("/v1/castByHash", { hash: { kind: "hashPrefix", valid: fx.castHash, required: true } }),
     hub("/v1/castsByFid", { fid: { kind: "uint", valid: alice, required: true }, ...paging() }),
     hub(
       "/v1/castsByParent",

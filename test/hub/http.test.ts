@@ -98,6 +98,59 @@ for (const engine of await testEngines()) {
       assert.deepEqual((await get(stack, `/v1/castById?fid=${alice.fid}&hash=${bare}`)).body, expected);
     });
 
+    it("serves a cast by its hash alone, or by its first hex digits", async () => {
+      const hash = hex(cast.hash);
+      for (const given of [
+        hash,
+        hash.slice(2),
+        `0x${hash.slice(2).toUpperCase()}`,
+        hash.slice(0, 10),
+        hash.slice(0, 27),
+      ])
+        assert.deepEqual((await get(stack, `/v1/castByHash?hash=${given}`)).body, expected, given);
+      const other = `0x${hash.slice(2, 10) === "ffffffff" ? "00000000" : "ffffffff"}${"0".repeat(32)}`;
+      const missing = await get(stack, `/v1/castByHash?hash=${other}`);
+      assert.equal(missing.status, 404);
+      assert.equal(missing.body.errCode, "not_found");
+    });
+
+    it("finds no removed cast by its hash, and no message of another store", async () => {
+      const doomed = await castAdd(bob, "about to be removed");
+      assert.equal((await post(stack, "/v1/submitMessage", encode(doomed))).status, 200);
+      assert.equal((await get(stack, `/v1/castByHash?hash=${hex(doomed.hash)}`)).status, 200);
+      const remove = unwrap(
+        await core.makeCastRemove(
+          { targetHash: doomed.hash },
+          options(bob, doomed.data!.timestamp + 1),
+          bob.signer,
+        ),
+      );
+      assert.equal((await post(stack, "/v1/submitMessage", encode(remove))).status, 200);
+      // The remove now holds the cast's set key, which is the cast's hash: it is not a cast.
+      assert.equal((await get(stack, `/v1/castByHash?hash=${hex(doomed.hash)}`)).status, 404);
+      assert.equal((await get(stack, `/v1/castByHash?hash=${hex(remove.hash)}`)).status, 404);
+      const like = unwrap(
+        await core.makeReactionAdd(
+          { type: 1, targetCastId: { fid: alice.fid, hash: cast.hash } },
+          options(bob),
+          bob.signer,
+        ),
+      );
+      assert.equal((await post(stack, "/v1/submitMessage", encode(like))).status, 200);
+      assert.equal((await get(stack, `/v1/castByHash?hash=${hex(like.hash)}`)).status, 404);
+    });
+
+    it("refuses a hash shorter than 8 hex digits, longer than a hash, or not hex", async () => {
+      for (const given of ["", "0x", "0x1234567", `0x${"a".repeat(41)}`, "0x12345678z", "hash"]) {
+        const refused = await get(stack, `/v1/castByHash?hash=${given}`);
+        assert.equal(refused.status, 400, given);
+        assert.equal(refused.body.errCode, "bad_request.invalid_param", given);
+      }
+      const absent = await get(stack, "/v1/castByHash");
+      assert.equal(absent.status, 400);
+      assert.equal(absent.body.errCode, "bad_request.validation_failure");
+    });
+
     it("lists a cast by its fid, its parent and its mentions", async () => {
       assert.deepEqual((await get(stack, `/v1/castsByFid?fid=${alice.fid}`)).body, {
         messages: [expected],

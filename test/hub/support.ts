@@ -60,7 +60,7 @@ export async function newSigner(): Promise<{ signer: core.NobleEd25519Signer; ke
 }
 
 /** Registers a fid with `units` of storage and one Ed25519 signer, and lets the hub see it. */
-export async function newAccount(stack: Stack, units = 1): Promise<Account> {
+export async function newAccount(stack: Pick<Stack, "chain" | "hub">, units = 1): Promise<Account> {
   const custody = privateKeyToAccount(generatePrivateKey());
   const { fid } = await stack.chain.chain.register({ custody: custody.address });
   if (units > 0) await stack.chain.chain.rentStorage(fid, units);

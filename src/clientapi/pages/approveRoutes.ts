@@ -7,7 +7,7 @@
  * the page's own Origin prove nothing: any local process can send both. The form must still come from
  * this very origin, so that no other site's page can make the owner's browser post it.
  */
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import { isMachineLocal, normalOrigin } from "../../http/index.js";
 import { isApprovalKey } from "../../cli/approvalKey.js";
 import { Keystore } from "../../cli/keystore.js";
@@ -30,6 +30,8 @@ const REAL_NETWORK = "yes";
 export interface ApproveRoutesOptions {
   service: ClientApiService;
   sources: Sources;
+  /** The pages' per-client limit (limit.ts). */
+  limited: onRequestAsyncHookHandler;
   devKeystore?: DevKeystore;
   /** Approvals are signed under the real network's key gateway domain (`--naming reference`). */
   realNetworkDomain: boolean;
@@ -111,6 +113,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
   app.get<{ Querystring: { token: string; key?: string } }>(
     "/approve",
     {
+      onRequest: options.limited,
       schema: {
         summary: "Key approval page",
         description: "A signed key request's app, key, deadline and state, with the ways to approve it.",
@@ -130,6 +133,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
   app.post<{ Body: { token: string; account: string; key?: string; realNetwork?: string } }>(
     "/approve",
     {
+      onRequest: options.limited,
       bodyLimit: FORM_LIMIT,
       schema: {
         summary: "Approve with a development account",

@@ -1,4 +1,9 @@
-/** GET /cast/:fid/:hash: the cast, its parent and replies, its reactions, the raw message and its events. */
+/**
+ * GET /cast/:fid/:hash: the cast, its parent and replies, its reactions, the raw message, and a link
+ * into the event log at the cast's time. The hub keeps no index of events by message (every merge
+ * would pay a write for it), so the page reads no events: each of its hub reads is one seek of an
+ * index or one page of a list.
+ */
 import {
   castCard,
   castLink,
@@ -10,7 +15,7 @@ import {
   protocolTime,
   table,
 } from "./fragments.js";
-import { eventIdAt, eventList, eventsOfMessage } from "./events.js";
+import { eventIdAt } from "./events.js";
 import { type Html, html } from "./html.js";
 import { type Sources, withQuery } from "./sources.js";
 
@@ -23,9 +28,10 @@ export async function castPage(
   const body = cast?.data.castAddBody;
   if (cast === undefined || body === undefined) return undefined;
   const parentId = body.parentCastId;
-  // A message merges after it is made (its timestamp may run ten minutes ahead of the hub's clock).
+  // Where its merge is in the log: a message merges after it is made (its timestamp may run ten
+  // minutes ahead of the hub's clock).
   const since = eventIdAt((cast.data.timestamp + PROTOCOL_EPOCH_SECONDS - 600) * 1000);
-  const [parent, replies, reactions, events] = await Promise.all([
+  const [parent, replies, reactions] = await Promise.all([
     parentId
       ? sources.get<HubMessage>("hub", withQuery("/v1/castById", { ...parentId }), true)
       : Promise.resolve(undefined),
@@ -35,7 +41,6 @@ export async function castPage(
       withQuery("/v1/reactionsByCast", { target_fid: fid, target_hash: hash, pageSize: 100 }),
       true,
     ),
-    eventsOfMessage(sources, hash, since),
   ]);
   const likes = (reactions?.messages ?? []).filter((m) => m.data.reactionBody?.type === "REACTION_TYPE_LIKE");
   const recasts = (reactions?.messages ?? []).filter(
@@ -101,8 +106,14 @@ export async function castPage(
     </section>
     <section aria-labelledby="events-h">
       <h2 id="events-h">Its events</h2>
-      ${eventList(events, "The hub's event log no longer holds this cast's events (it keeps three days).")}
-      <p><a href="/events?fid=${fid}">Every event of fid ${fid}</a></p>
+      <p>
+        Its merge comes after
+        <a href="${withQuery("/events", { fid, from: since })}"
+          >this point of the log, filtered to fid ${fid}</a
+        >
+        (a message merges after it is made; the log keeps three days); see also
+        <a href="/events?fid=${fid}">every event of fid ${fid}</a>.
+      </p>
     </section>`;
   return { title: `Cast ${hash.slice(0, 10)} by fid ${fid}`, body: page };
 }

@@ -29,8 +29,6 @@ export interface EventsQuery {
   fid?: number;
 }
 
-/** Pages of 100 events a search reads at most. */
-const SEARCH_PAGES = 20;
 /** Hub event ids count milliseconds from 2021-01-01 in their upper bits (docs/hub.md). */
 const EVENT_EPOCH_MS = 1_609_459_200_000;
 const SEQUENCE_BITS = 4096;
@@ -38,38 +36,6 @@ const SEQUENCE_BITS = 4096;
 /** The first hub event id at or after `unixMs`. */
 export function eventIdAt(unixMs: number): number {
   return Math.max(0, Math.floor(unixMs - EVENT_EPOCH_MS) * SEQUENCE_BITS);
-}
-
-/**
- * The events about the message whose hash starts with `hashPrefix`, from `fromId` on: no hub route
- * finds events by message, so the log is read forward, at most SEARCH_PAGES pages of it.
- */
-export async function eventsOfMessage(
-  sources: Sources,
-  hashPrefix: string,
-  fromId: number,
-): Promise<HubEvent[]> {
-  const found: HubEvent[] = [];
-  let from = fromId;
-  for (let page = 0; page < SEARCH_PAGES; page++) {
-    const events = await sources.get<{ events: HubEvent[]; nextPageEventId: number }>(
-      "hub",
-      withQuery("/v1/events", { from_event_id: from }),
-    );
-    for (const event of events?.events ?? [])
-      if (messageOf(event)?.hash.toLowerCase().startsWith(hashPrefix)) found.push(event);
-    if (!events || events.events.length < 100) break;
-    from = events.nextPageEventId;
-  }
-  return found;
-}
-
-/** Events as a list, each with its id, type, what it is about and whose. */
-export function eventList(events: readonly HubEvent[], empty: string): Html {
-  if (events.length === 0) return html`<p class="empty">${empty}</p>`;
-  return html`<ol class="events">
-    ${events.map((event) => html`<li>${describe(event)}</li>`)}
-  </ol>`;
 }
 
 export async function eventsPage(

@@ -14,6 +14,7 @@ import { EVENT_TYPES, type EventsQuery, eventsPage } from "./events.js";
 import { fidPage } from "./fid.js";
 import { homePage } from "./home.js";
 import { html } from "./html.js";
+import { type PageLimits, pageLimit } from "./limit.js";
 import { namePage } from "./name.js";
 import { pageResponses, sendPage } from "./respond.js";
 import { searchTarget } from "./search.js";
@@ -30,6 +31,10 @@ export interface PagesOptions {
   devKeystore?: DevKeystore;
   /** Approvals are signed under the real network's key gateway domain (`--naming reference`). */
   realNetworkDomain: boolean;
+  /** Pages one client address may load (limit.ts). */
+  limits: PageLimits;
+  /** Unix ms. */
+  now: () => number;
 }
 
 const notFoundPage = (reply: FastifyReply, what: string) =>
@@ -75,6 +80,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.addHook("onRoute", (route) => {
     route.config = { ...route.config, cors: false };
   });
+  const limited = pageLimit(options.limits, options.now);
   app.addHook("onSend", async (_request, reply) => {
     reply.headers(securityHeaders(options.urls));
   });
@@ -93,6 +99,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get(
     "/",
     {
+      onRequest: limited,
       schema: {
         summary: "Explorer home",
         description: "The stack's parts, counts, latest casts and the live event feed.",
@@ -107,6 +114,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { fid: number }; Querystring: { casts?: string } }>(
     "/fid/:fid",
     {
+      onRequest: limited,
       schema: {
         summary: "A fid's page",
         description:
@@ -128,6 +136,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { fid: number; hash: string } }>(
     "/cast/:fid/:hash",
     {
+      onRequest: limited,
       schema: {
         summary: "A cast's page",
         description: "The cast, its parent and replies, reactions and recasts, the raw message.",
@@ -149,6 +158,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { name: string } }>(
     "/name/:name",
     {
+      onRequest: limited,
       schema: {
         summary: "A name's page",
         description:
@@ -170,6 +180,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Params: { id: string } }>(
     "/channel/:id",
     {
+      onRequest: limited,
       schema: {
         summary: "A channel's page",
         description: "The channel's fields, its followers and the casts under its parent URL.",
@@ -188,6 +199,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Querystring: { from?: number; type?: string; fid?: string } }>(
     "/events",
     {
+      onRequest: limited,
       schema: {
         summary: "Hub events page",
         description:
@@ -216,6 +228,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   app.get<{ Querystring: { q: string } }>(
     "/search",
     {
+      onRequest: limited,
       schema: {
         summary: "Search",
         description: "Sends the browser to the page of a fid, a name, a cast hash or an address.",
@@ -237,6 +250,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   await app.register(approveRoutes, {
     service: options.service,
     sources,
+    limited,
     devKeystore: options.devKeystore,
     realNetworkDomain: options.realNetworkDomain,
   });

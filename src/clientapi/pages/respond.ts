@@ -13,6 +13,7 @@ export function pageResponses(refusals: Record<number, string>) {
   for (const [status, description] of Object.entries({
     400: "The address is malformed: a page saying why, or the API's error body from the schema check.",
     404: "No such thing: a page saying so, or the API's error body for a path no page has.",
+    429: "Too many pages from this client address: a page saying when to come back, with Retry-After.",
     503: "A part the page reads did not answer.",
     ...refusals,
   }))

@@ -1,10 +1,9 @@
 /**
  * GET /search?q=: where a fid, a name, a cast hash or an address is. Addresses and cast hashes are
- * both 20 bytes: a custody address is tried first. No hub route finds a cast by hash alone, so a
- * hash is searched among the messages the hub's event log still holds (the last three days).
+ * both 20 bytes: a custody address is tried first. A cast is found by its hash, or the hash's
+ * first digits, with one indexed hub read (GET /v1/castByHash), as long as the hub stores it.
  */
-import { eventsOfMessage } from "./events.js";
-import { castPath } from "./fragments.js";
+import { castPath, type HubMessage } from "./fragments.js";
 import { type Sources, withQuery } from "./sources.js";
 
 export async function searchTarget(sources: Sources, query: string): Promise<string | undefined> {
@@ -32,7 +31,6 @@ export async function searchTarget(sources: Sources, query: string): Promise<str
 }
 
 async function castOf(sources: Sources, hashPrefix: string): Promise<string | undefined> {
-  const [event] = await eventsOfMessage(sources, hashPrefix, 0);
-  const message = event?.mergeMessageBody?.message;
-  return message?.data.castAddBody ? castPath({ fid: message.data.fid, hash: message.hash }) : undefined;
+  const cast = await sources.get<HubMessage>("hub", withQuery("/v1/castByHash", { hash: hashPrefix }), true);
+  return cast ? castPath({ fid: cast.data.fid, hash: cast.hash }) : undefined;
 }

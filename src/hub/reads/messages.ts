@@ -69,6 +69,13 @@ export function castById(lists: Lists, fid: number, hash: Uint8Array): Promise<s
   return one(lists, fid, StoreType.CASTS, hash, MessageType.CAST_ADD, "cast");
 }
 
+/** The stored cast whose hash lies in [low, high] (a hash, or the range a prefix spans; the lowest). */
+export async function castByHash(lists: Lists, low: Uint8Array, high: Uint8Array): Promise<string> {
+  const row = await stored.castByHashRange(lists.database.db, low, high);
+  if (row === undefined) throw notFound("cast");
+  return row.json_profile === lists.profile ? row.json : lists.render(row.message);
+}
+
 /** Adds and removes, as the reference lists them. */
 export function castsByFid(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
   return byFid(lists, fid, StoreType.CASTS, {}, page);

@@ -9,6 +9,7 @@ import {
   addressParam,
   checkTokenLength,
   enumParam,
+  hashPrefixParam,
   hexParam,
   integer,
   pageRequest,
@@ -69,6 +70,23 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) =>
       sendJson(reply, await service.castById(request.query.fid, hexParam(request.query.hash, HASH, 20))),
+  );
+
+  app.get<{ Querystring: Pick<Q, "hash"> }>(
+    "/v1/castByHash",
+    {
+      schema: {
+        summary: "Cast by hash",
+        description:
+          "SPEC C. Hub (castnet's own read): the stored CAST_ADD with this hash, without its fid, or the one with the lowest hash that starts with these hex digits (8 or more).",
+        tags: ["Casts"],
+        ...schema(["hash"], { hash: text }, true),
+      },
+    },
+    async (request, reply) => {
+      const { low, high } = hashPrefixParam(request.query.hash, HASH);
+      return sendJson(reply, await service.castByHash(low, high));
+    },
   );
 
   app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(

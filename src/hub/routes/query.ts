@@ -72,6 +72,21 @@ export function hexParam(value: string, name: string, length: number): Uint8Arra
   return bytes;
 }
 
+const HASH_PREFIX = /^(0x)?[0-9a-fA-F]{8,40}$/;
+const HASH_DIGITS = 40;
+
+/**
+ * A message hash, or its first 8 hex digits or more, as the range of the 20-byte hashes that start
+ * with them (both ends inclusive).
+ */
+export function hashPrefixParam(value: string, name: string): { low: Uint8Array; high: Uint8Array } {
+  if (!HASH_PREFIX.test(value))
+    throw invalid(`${name} must be a message hash, or its first 8 hex digits or more`);
+  const digits = value.startsWith("0x") ? value.slice(2) : value;
+  const bytes = (padding: string) => new Uint8Array(Buffer.from(digits.padEnd(HASH_DIGITS, padding), "hex"));
+  return { low: bytes("0"), high: bytes("f") };
+}
+
 /** Ethereum addresses as 0x hex (20 bytes); Solana addresses as base58 (32 bytes). */
 export function addressParam(value: string, name: string): Uint8Array {
   if (value.startsWith("0x")) return hexParam(value, name, 20);

@@ -1,0 +1,41 @@
+/** The per-key limiter every per-client limit uses (src/http/rateLimiter.ts). */
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { RateLimiter } from "../../src/http/index.js";
+
+describe("RateLimiter", () => {
+  it("allows the whole hour's requests at once by default, then one per interval", () => {
+    let now = 0;
+    const limiter = new RateLimiter(60, () => now);
+    for (let i = 0; i < 60; i++) {
+      assert.equal(limiter.waitSeconds("a"), 0, `request ${i}`);
+      limiter.take("a");
+    }
+    assert.equal(limiter.waitSeconds("a"), 60);
+    now += 60_000;
+    assert.equal(limiter.waitSeconds("a"), 0);
+  });
+
+  it("allows at most its burst at once, then one per interval, per key", () => {
+    let now = 0;
+    const limiter = new RateLimiter(3600, () => now, 5);
+    for (let i = 0; i < 5; i++) {
+      assert.equal(limiter.waitSeconds("a"), 0, `request ${i}`);
+      limiter.take("a");
+    }
+    assert.equal(limiter.waitSeconds("a"), 1);
+    assert.equal(limiter.waitSeconds("b"), 0);
+    now += 1000;
+    assert.equal(limiter.waitSeconds("a"), 0);
+    limiter.take("a");
+    assert.equal(limiter.waitSeconds("a"), 1);
+    // Idle for the burst's length: the whole burst again, no more.
+    now += 5000;
+    for (let i = 0; i < 5; i++) limiter.take("a");
+    assert.equal(limiter.waitSeconds("a"), 1);
+  });
+
+  it("refuses a burst that is not a positive number", () => {
+    assert.throws(() => new RateLimiter(60, Date.now, 0), /burst/);
+  });
+});
