@@ -2,9 +2,9 @@ import type { ErrorReply, ErrorShape } from "../http/index.js";
 
 /**
  * Every refusal of the client API, by code. The reference answers `{"errors":[{"message": …}]}` to
- * everything; castnet adds honest statuses.
+ * everything; castnet adds honest statuses (docs/clientapi.md, "Errors").
  */
-const STATUS = {
+export const CLIENT_API_ERROR_STATUS = {
   bad_request: 400,
   /** A sponsor short of credits. */
   payment_required: 402,
@@ -18,7 +18,7 @@ const STATUS = {
   unavailable: 503,
 } as const;
 
-export type ClientApiErrorCode = keyof typeof STATUS;
+export type ClientApiErrorCode = keyof typeof CLIENT_API_ERROR_STATUS;
 
 /** The client API's one error type: a code from the table above and a sentence a person reads. */
 export class ClientApiError extends Error {
@@ -32,7 +32,7 @@ export class ClientApiError extends Error {
     readonly retryAfter?: number,
   ) {
     super(message);
-    this.statusCode = STATUS[code];
+    this.statusCode = CLIENT_API_ERROR_STATUS[code];
   }
 }
 

@@ -1,25 +1,7 @@
 import type { ErrorShape } from "../http/index.js";
 
-export type ChainErrorCode =
-  | "bad_request"
-  | "invalid_address"
-  | "invalid_key"
-  | "unsupported_key_type"
-  | "unknown_fid"
-  | "unknown_address"
-  | "unknown_transaction"
-  | "custody_taken"
-  | "key_exists"
-  | "key_removed"
-  | "key_not_active"
-  | "invalid_units"
-  | "unauthorized"
-  | "forbidden"
-  | "not_found"
-  | "internal_error"
-  | "chain_unavailable";
-
-const STATUS: Record<ChainErrorCode, number> = {
+/** Every refusal of the devchain, by code, with its HTTP status (docs/devchain.md, "Errors"). */
+export const CHAIN_ERROR_STATUS = {
   bad_request: 400,
   invalid_address: 400,
   invalid_key: 400,
@@ -37,10 +19,12 @@ const STATUS: Record<ChainErrorCode, number> = {
   not_found: 404,
   internal_error: 500,
   chain_unavailable: 503,
-};
+} as const;
+
+export type ChainErrorCode = keyof typeof CHAIN_ERROR_STATUS;
 
 export function isChainErrorCode(value: unknown): value is ChainErrorCode {
-  return typeof value === "string" && Object.hasOwn(STATUS, value);
+  return typeof value === "string" && Object.hasOwn(CHAIN_ERROR_STATUS, value);
 }
 
 /** A refused write or an unknown thing: what the contracts would revert with, as an HTTP status. */
@@ -53,7 +37,7 @@ export class ChainError extends Error {
     message: string,
   ) {
     super(message);
-    this.statusCode = STATUS[code];
+    this.statusCode = CHAIN_ERROR_STATUS[code];
   }
 }
 
@@ -65,12 +49,12 @@ export const chainErrorSchema = {
   required: ["error", "message"],
   additionalProperties: false,
   properties: {
-    error: { type: "string", enum: Object.keys(STATUS) },
+    error: { type: "string", enum: Object.keys(CHAIN_ERROR_STATUS) },
     message: { type: "string" },
   },
 } as const;
 
-function reply(code: ChainErrorCode, message: string, statusCode = STATUS[code]) {
+function reply(code: ChainErrorCode, message: string, statusCode: number = CHAIN_ERROR_STATUS[code]) {
   return { statusCode, body: { error: code, message } };
 }
 

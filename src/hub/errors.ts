@@ -33,8 +33,8 @@ export const hubErrorSchema = {
 
 const BASIC_CHALLENGE = 'Basic realm="castnet hub", charset="UTF-8"';
 
-/** The HTTP status of each errCode; a named refusal below may carry another. */
-const STATUS_BY_CODE: Readonly<Record<HubErrorCode, number>> = {
+/** The HTTP status of each errCode (docs/hub.md, "Errors"); a named refusal below may carry another. */
+export const HUB_ERROR_STATUS: Readonly<Record<HubErrorCode, number>> = {
   unauthenticated: 401,
   unauthorized: 403,
   bad_request: 400,
@@ -73,7 +73,7 @@ export function rateLimited(message: string): HubError {
 
 function hubErrorReply(error: HubError): ErrorReply {
   const reply: ErrorReply = {
-    statusCode: error.httpStatus ?? STATUS_BY_CODE[error.errCode],
+    statusCode: error.httpStatus ?? HUB_ERROR_STATUS[error.errCode],
     body: error.toJSON(),
   };
   if (error.errCode === "unauthenticated") reply.headers = { "www-authenticate": BASIC_CHALLENGE };

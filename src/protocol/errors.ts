@@ -3,26 +3,30 @@
  * written against the reference can keep matching on either.
  */
 
-export type HubErrorCode =
-  | "unauthenticated"
-  | "unauthorized"
-  | "bad_request"
-  | "bad_request.parse_failure"
-  | "bad_request.invalid_param"
-  | "bad_request.validation_failure"
-  | "bad_request.unknown_signer"
-  | "bad_request.duplicate"
-  | "bad_request.conflict"
-  | "bad_request.prunable"
-  | "bad_request.no_storage"
-  | "bad_request.unknown_fid"
-  | "not_found"
-  | "not_implemented"
-  | "not_implemented.deprecated"
-  | "unavailable"
-  | "unavailable.network_failure"
-  | "unavailable.storage_failure"
-  | "unknown";
+/** Every errCode the hub may answer, the reference's set; the order is the OpenAPI document's. */
+export const HUB_ERROR_CODES = [
+  "unauthenticated",
+  "unauthorized",
+  "bad_request",
+  "bad_request.parse_failure",
+  "bad_request.invalid_param",
+  "bad_request.validation_failure",
+  "bad_request.duplicate",
+  "bad_request.conflict",
+  "bad_request.prunable",
+  "bad_request.unknown_signer",
+  "bad_request.no_storage",
+  "bad_request.unknown_fid",
+  "not_found",
+  "not_implemented",
+  "not_implemented.deprecated",
+  "unavailable",
+  "unavailable.network_failure",
+  "unavailable.storage_failure",
+  "unknown",
+] as const;
+
+export type HubErrorCode = (typeof HUB_ERROR_CODES)[number];
 
 /** gRPC status numbers the reference hub reports in the `code` field of its error JSON. */
 export const GrpcStatus = {
@@ -59,8 +63,6 @@ const GRPC_BY_CODE: Readonly<Record<HubErrorCode, number>> = {
   "unavailable.storage_failure": GrpcStatus.UNAVAILABLE,
   unknown: GrpcStatus.UNKNOWN,
 };
-
-export const HUB_ERROR_CODES = Object.keys(GRPC_BY_CODE) as readonly HubErrorCode[];
 
 export function grpcCodeOf(errCode: HubErrorCode): number {
   return GRPC_BY_CODE[errCode] ?? GrpcStatus.UNKNOWN;

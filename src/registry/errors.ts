@@ -4,9 +4,10 @@ import type { ErrorReply, ErrorShape } from "../http/index.js";
  * Every refusal of the registry's API, by code. The reference's ten POST /transfers validation codes
  * (uppercase) answer 400 `{"error":"Validation failure","code":…}` (a closed set clients match on);
  * castnet's own codes (lowercase) answer `{"error":"<sentence>"}` with their status, or, from the
- * CCIP-read gateway, `{"message":"<sentence>"}` (src/registry/ccipRoutes.ts).
+ * CCIP-read gateway, `{"message":"<sentence>"}` (src/registry/ccipRoutes.ts). docs/registry.md lists
+ * them all.
  */
-const STATUS = {
+export const REGISTRY_ERROR_STATUS = {
   UNAUTHORIZED: 400,
   INVALID_FID_OWNER: 400,
   USERNAME_RESERVED: 400,
@@ -22,7 +23,7 @@ const STATUS = {
   rate_limited: 429,
 } as const;
 
-export type RegistryErrorCode = keyof typeof STATUS;
+export type RegistryErrorCode = keyof typeof REGISTRY_ERROR_STATUS;
 
 function isValidationCode(code: RegistryErrorCode): boolean {
   return code === code.toUpperCase(); // the reference's spelling; castnet's codes are lowercase
@@ -43,7 +44,7 @@ export class RegistryError extends Error {
     readonly retryAfter?: number,
   ) {
     super(detail === undefined ? code : `${code}: ${detail}`);
-    this.statusCode = STATUS[code];
+    this.statusCode = REGISTRY_ERROR_STATUS[code];
   }
 }
 
@@ -59,7 +60,7 @@ export const registryErrorSchema = {
     error: { type: "string" },
     code: {
       type: "string",
-      enum: (Object.keys(STATUS) as RegistryErrorCode[]).filter(isValidationCode),
+      enum: (Object.keys(REGISTRY_ERROR_STATUS) as RegistryErrorCode[]).filter(isValidationCode),
     },
     message: { type: "string" },
   },
