@@ -7480,13 +7480,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -7619,13 +7624,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -7757,13 +7767,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -7894,13 +7909,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -8031,13 +8051,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -8161,13 +8186,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -8296,13 +8326,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -8353,6 +8388,7 @@ export interface paths {
             parameters: {
                 query: {
                     token: string;
+                    key?: string;
                 };
                 header?: never;
                 path?: never;
@@ -8424,13 +8460,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */
@@ -8461,7 +8502,7 @@ export interface paths {
         put?: never;
         /**
          * Approve with a development account
-         * @description Loopback only, from this origin's own page: signs the approval with the keystore account's custody key and posts it to POST /v2/signed-key-request/approval. Answers 303 to the approval page.
+         * @description For the keystore's owner only (a stack on loopback without an admin token, a caller on this machine with no proxy between, the data directory's approval key, this origin's own page): signs the approval with the keystore account's custody key and posts it to POST /v2/signed-key-request/approval. Answers 303 to the approval page.
          */
         post: {
             parameters: {
@@ -8475,6 +8516,9 @@ export interface paths {
                     "application/x-www-form-urlencoded": {
                         token: string;
                         account: string;
+                        key?: string;
+                        /** @enum {string} */
+                        realNetwork?: "yes";
                     };
                 };
             };
@@ -8518,7 +8562,7 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Not on loopback, not from this origin's page, or development accounts are not offered. */
+                /** @description Development accounts are not offered, the approval key is missing or wrong, or the form is not from this origin's page. */
                 403: {
                     headers: {
                         [name: string]: unknown;
@@ -8587,13 +8631,18 @@ export interface paths {
                         "application/json": components["schemas"]["ClientApiError"];
                     };
                 };
-                /** @description Too many requests from this address; Retry-After says when to try again. */
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
                 429: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ClientApiError"];
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
                     };
                 };
                 /** @description A fault in the part. */

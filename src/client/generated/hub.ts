@@ -1526,6 +1526,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/castByHash": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Cast by hash
+         * @description SPEC C. Hub (castnet's own read): the stored CAST_ADD with this hash, without its fid, or the one with the lowest hash that starts with these hex digits (8 or more).
+         */
+        get: {
+            parameters: {
+                query: {
+                    hash: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description SPEC C. Message envelope. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Message"];
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description No such message, event, proof or fid (errCode not_found). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A caller or fid over its rate limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description Not implemented by castnet (errCode not_implemented). */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/castsByFid": {
         parameters: {
             query?: never;
