@@ -17,7 +17,7 @@ export default tseslint.config(
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
   // The pages' script runs in the browser.
-  { files: ["src/clientapi/pages/assets/**/*.js"], languageOptions: { globals: { ...globals.browser } } },
+  { files: ["src/explorer/assets/**/*.js"], languageOptions: { globals: { ...globals.browser } } },
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

@@ -6,7 +6,7 @@ import { MessageData, MessageType, SocialNetwork } from "../src/protocol/generat
 import { blake3_20 } from "../src/protocol/hash.js";
 import { encodeMessage } from "../src/protocol/message.js";
 import type { Devchain } from "../src/devchain/index.js";
-import type { TransferFeed } from "../src/registry/feed.js";
+import type { TransferFeed } from "../src/interfaces/transferFeed.js";
 
 /** The seeded store's fids (bench/hubSeed.ts) start here, far above those the devchain registers. */
 export const FIRST_SEEDED_FID = 1_000_000;

@@ -1,5 +1,5 @@
 // The build's one step tsc does not do: the pages' script, style sheet and icon, copied beside the
-// compiled modules that serve them (src/clientapi/pages/assets → dist/clientapi/pages/assets).
+// compiled modules that serve them (src/explorer/assets → dist/explorer/assets).
 import { cpSync } from "node:fs";
 
-cpSync("src/clientapi/pages/assets", "dist/clientapi/pages/assets", { recursive: true });
+cpSync("src/explorer/assets", "dist/explorer/assets", { recursive: true });

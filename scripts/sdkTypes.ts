@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
-import { parseStartOptions } from "../src/cli/options.js";
-import { buildStack } from "../src/cli/stack.js";
+import { parseStartOptions } from "../src/stack/options.js";
+import { buildStack } from "../src/stack/stack.js";
 import { createLogger } from "../src/http/index.js";
 
 /** Each part's file name under src/client/generated. */

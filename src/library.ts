@@ -1,14 +1,20 @@
 /**
- * castnet as a library: the stack `castnet start` runs (src/cli/stack.ts), started in this process on
+ * castnet as a library: the stack `castnet start` runs (src/stack/stack.ts), started in this process on
  * free ports for a test suite, with a client for each part and accounts made through the devchain's
  * public API.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AccountDetails, createAccount } from "./cli/account.js";
-import { type LogLevel, type Network, type PartName, PART_NAMES, parseStartOptions } from "./cli/options.js";
-import { startStack } from "./cli/stack.js";
+import { type AccountDetails, createAccount } from "./stack/account.js";
+import {
+  type LogLevel,
+  type Network,
+  type PartName,
+  PART_NAMES,
+  parseStartOptions,
+} from "./stack/options.js";
+import { startStack } from "./stack/stack.js";
 import { ClientApiClient, DevchainClient, HubClient, HubError, RegistryClient } from "./client/index.js";
 import { namingProfile, type NamingProfileName } from "./protocol/naming.js";
 import { once } from "./once.js";

@@ -16,7 +16,7 @@ import {
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { CliError } from "./http/request.js";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../usageError.js";
 
 const PRIVATE_DIRECTORY = 0o700;
 const PRIVATE_FILE = 0o600;

@@ -4,14 +4,14 @@
  */
 import { resolve } from "node:path";
 import { type Command, Option } from "commander";
-import { httpChainClient } from "../devchain/httpClient.js";
+import { httpChainClient } from "../interfaces/chainHttp.js";
 import { SocialNetwork } from "../protocol/generated/message.js";
 import { clientApiClient } from "./http/clientApi.js";
 import { hubClient } from "./http/hub.js";
 import { registryClient } from "./http/registry.js";
-import { Keystore, type StoredAccount } from "./keystore.js";
-import { START_OPTIONS } from "./options.js";
-import { UsageError } from "./usageError.js";
+import { Keystore, type StoredAccount } from "../wallet/keystore.js";
+import { START_OPTIONS } from "../stack/options.js";
+import { UsageError } from "../usageError.js";
 
 export type Part = "hub" | "registry" | "api" | "chain";
 

@@ -11,8 +11,8 @@ import { type Command, CommanderError } from "commander";
 import { ChainError } from "../devchain/errors.js";
 import { StartupError } from "../http/listen.js";
 import { CliError } from "./http/request.js";
-import { UsageError } from "./usageError.js";
-import { refuseDashValues } from "./usage.js";
+import { UsageError } from "../usageError.js";
+import { refuseDashValues } from "../stack/usage.js";
 import { buildProgram } from "./program.js";
 
 /** The command the arguments name, for checks commander cannot make (values that start with "-"). */

@@ -5,8 +5,8 @@ import { encodeMessage, signMessageData } from "../protocol/message.js";
 import { currentProtocolTime } from "../protocol/time.js";
 import type { Context } from "./context.js";
 import type { HubMessage } from "./http/hub.js";
-import type { StoredAccount } from "./keystore.js";
-import { UsageError } from "./usageError.js";
+import type { StoredAccount } from "../wallet/keystore.js";
+import { UsageError } from "../usageError.js";
 
 type Body = Omit<MessageData, "type" | "fid" | "timestamp" | "network">;
 

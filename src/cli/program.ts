@@ -22,7 +22,7 @@ import { registerStatus } from "./commands/status.js";
 import { registerStart } from "./commands/start.js";
 import { registerStorage } from "./commands/storage.js";
 import { registerVerify } from "./commands/verify.js";
-import { usageErrorOf } from "./usage.js";
+import { usageErrorOf } from "../stack/usage.js";
 import { version } from "./version.js";
 
 const EVERYDAY = `

@@ -1,6 +1,6 @@
 /** What the user names on the command line, made into what messages carry: fids, cast ids, mentions. */
 import type { Context } from "./context.js";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../usageError.js";
 import { CliError } from "./http/request.js";
 
 export interface CastTarget {

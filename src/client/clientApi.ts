@@ -16,6 +16,8 @@ import {
 /** The lists that page with `cursor` / `next.cursor`. */
 export type ClientApiPagedPath = PathsWith<paths, "next">;
 export type SignedKeyRequest = AnswerOf<paths, "/v2/signed-key-request">["result"]["signedKeyRequest"];
+/** What an approving wallet signs: the key gateway `Add` as eth_signTypedData_v4 JSON. */
+export type KeyRequestApproval = AnswerOf<paths, "/v2/signed-key-request/approval">["result"]["typedData"];
 export type SignedKeyRequestBody = NonNullable<
   paths["/v2/signed-key-requests"]["post"]["requestBody"]
 >["content"]["application/json"];

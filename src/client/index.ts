@@ -15,6 +15,7 @@ export { RegistryClient, type Transfer, type TransferRequest, type TransfersQuer
 export {
   ClientApiClient,
   type ClientApiPagedPath,
+  type KeyRequestApproval,
   type SignedKeyRequest,
   type SignedKeyRequestBody,
 } from "./clientApi.js";

@@ -1,11 +1,9 @@
 import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
-import type { ChainClient } from "../devchain/client.js";
+import type { ChainClient } from "../interfaces/chain.js";
 import { type HttpOptions, type Logger, createHttpServer } from "../http/index.js";
-import { KEY_GATEWAY_ADDRESS, OP_MAINNET_CHAIN_ID } from "../protocol/contracts.js";
-import { isRealNetworkKeyGateway } from "../protocol/eip712/index.js";
-import { domainName, type NamingProfile } from "../protocol/naming.js";
+import type { NamingProfile } from "../protocol/naming.js";
 import {
   type DatabaseConfig,
   type MigrationProgress,
@@ -13,26 +11,25 @@ import {
   migrationsApplied,
   openDatabase,
 } from "../storage/index.js";
-import type { ActivitySource } from "./activity.js";
+import type { ActivitySource } from "../interfaces/activity.js";
 import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
 import { clientApiApi } from "./openapi.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
-import { DEFAULT_PAGE_LIMITS, type PageLimits } from "./pages/limit.js";
 import { clientApiMetrics } from "./metrics.js";
 import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
-import { type DevKeystore, pageRoutes, type PartUrls } from "./pages/index.js";
 import { clientApiRoutes } from "./routes/index.js";
 import { type ClientApiService, createService } from "./service.js";
 import type { ApiTables } from "./tables.js";
 
-export type { ActivitySource } from "./activity.js";
+export type { ActivitySource } from "../interfaces/activity.js";
 export type { ClientApiService } from "./service.js";
 export type { ApprovalTypedData } from "./approvals.js";
 export type { SignedKeyRequestJson } from "./keyRequests.js";
 export type { PowerBadgeRule } from "./powerBadges.js";
-export type { DevKeystore, PartUrls } from "./pages/index.js";
+export { ClientApiError, clientApiErrorSchema, notFound } from "./errors.js";
+export { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
 
 export interface ClientApiOptions {
   database: DatabaseConfig;
@@ -57,31 +54,26 @@ export interface ClientApiOptions {
   /** Thresholds of the power-badge rule (default: 5 distinct reactors in 30 days). */
   powerBadgeRule?: Partial<PowerBadgeRule>;
   /**
-   * What deeplinkUrl opens: "page" (default), the approval page at `<urls().api>/approve?token=`;
+   * What deeplinkUrl opens: "page" (default), the approval page at `<publicUrl()>/approve?token=`;
    * "scheme", `<deeplinkScheme>://signed-key-request?token=` as the reference's client app has it.
    * Without a public URL of its own the part can only give the scheme form.
    */
   deeplink?: "page" | "scheme";
   /** Scheme of the "scheme" deeplinkUrl (default: the naming profile's). */
   deeplinkScheme?: string;
+  /** This part's own public URL, as configured (never taken from a request's Host), for deep links. */
+  publicUrl?: () => string | undefined;
   /**
-   * Base URLs of the parts, as configured (never taken from a request's Host): the pages read the
-   * hub, registry and devchain there, and `api` is this part's own public URL.
+   * Routes another module serves on this part's server, given its service: the stack mounts the
+   * explorer and the approval page here (src/stack/explorer.ts).
    */
-  urls?: () => PartUrls;
-  /**
-   * The CLI keystore whose accounts the approval page offers to the caller that shows the data
-   * directory's approval key; give it only on a stack served on loopback with no admin token.
-   */
-  devKeystore?: DevKeystore;
+  mount?: (app: FastifyInstance, service: ClientApiService) => Promise<void>;
   /** How often the background loop checks pending key adds and the badge schedule (default 1000 ms). */
   pollIntervalMs?: number;
   /** Signed key requests one requesting fid, and one client address, may create per hour (default 600 each). */
   keyRequestLimits?: Partial<KeyRequestLimits>;
   /** How long a signed key request stays readable after its deadline before it is deleted (default 24 h). */
   keyRequestRetentionMs?: number;
-  /** Pages (explorer, approval) one client address may load an hour and at once (default 3,600 and 120). */
-  pageLimits?: Partial<PageLimits>;
 }
 
 const DAY_MS = 86_400_000;
@@ -101,10 +93,10 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
   try {
     await migrate(database, "api", migrations, options.migrationProgress);
     const now = options.now ?? Date.now;
-    const urls = options.urls ?? ((): PartUrls => ({}));
+    const publicUrl = options.publicUrl ?? (() => undefined);
     const scheme = options.deeplinkScheme ?? options.naming.deeplinkScheme;
     const deeplink = (token: string) => {
-      const own = urls().api;
+      const own = publicUrl();
       return options.deeplink !== "scheme" && own !== undefined
         ? `${own}/approve?token=${token}`
         : `${scheme}://signed-key-request?token=${token}`;
@@ -136,18 +128,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       api: clientApiApi,
     });
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
-    await app.register(pageRoutes, {
-      service,
-      urls,
-      devKeystore: options.devKeystore,
-      realNetworkDomain: isRealNetworkKeyGateway({
-        name: domainName(options.naming, "KeyGateway"),
-        chainId: OP_MAINNET_CHAIN_ID,
-        verifyingContract: options.keyGatewayContract ?? KEY_GATEWAY_ADDRESS,
-      }),
-      limits: { ...DEFAULT_PAGE_LIMITS, ...options.pageLimits },
-      now,
-    });
+    await options.mount?.(app, service);
     await app.ready();
 
     const background = startBackground(

@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import type { ChainClient, TransactionStatus } from "../devchain/client.js";
+import type { ChainClient, TransactionStatus } from "../interfaces/chain.js";
 import type { Logger } from "../http/index.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { encodeSignedKeyRequestMetadata } from "../protocol/eip712/index.js";

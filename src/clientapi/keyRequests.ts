@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
-import type { ChainClient } from "../devchain/client.js";
+import type { ChainClient } from "../interfaces/chain.js";
 import type { SignedWriteLimiter } from "../http/index.js";
 import { verifyKeyGatewayAdd, verifySignedKeyRequest } from "../protocol/eip712/index.js";
 import type { NamingProfile } from "../protocol/naming.js";

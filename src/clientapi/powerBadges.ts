@@ -1,5 +1,5 @@
 import { serializedTransaction } from "../storage/index.js";
-import type { ActivitySource } from "./activity.js";
+import type { ActivitySource } from "../interfaces/activity.js";
 import type { ApiContext } from "./context.js";
 import { notFound } from "./errors.js";
 import { lastSlot, nextSlot } from "./schedule.js";

@@ -1,9 +1,9 @@
 import type { Address } from "viem";
-import type { ChainClient } from "../devchain/client.js";
+import type { ChainClient } from "../interfaces/chain.js";
 import type { Logger } from "../http/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { Database } from "../storage/index.js";
-import type { ActivitySource } from "./activity.js";
+import type { ActivitySource } from "../interfaces/activity.js";
 import { Actions } from "./actions.js";
 import { Blocks } from "./blocks.js";
 import { ChannelCache } from "./channelCache.js";

@@ -1,7 +1,7 @@
 /** An account: what a mined fid holds across the three registries. */
 import { getAddress } from "viem";
 import { toHex } from "../protocol/hex.js";
-import type { Account } from "./client.js";
+import type { Account } from "../interfaces/chain.js";
 import { minedFid } from "./idRegistry.js";
 import { activeSigners } from "./keyRegistry.js";
 import { activeStorageUnits } from "./storageRegistry.js";

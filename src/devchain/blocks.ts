@@ -6,7 +6,7 @@ import { randomBytes } from "node:crypto";
 import { encodePacked, keccak256 } from "viem";
 import { OP_MAINNET_CHAIN_ID } from "../protocol/contracts.js";
 import { toHex } from "../protocol/hex.js";
-import type { Hex } from "./client.js";
+import type { Hex } from "../interfaces/chain.js";
 import { insertEvent, type MineTransaction } from "./events.js";
 import { mineRegister } from "./idRegistry.js";
 import { mineKeyAdd, mineKeyRemove } from "./keyRegistry.js";

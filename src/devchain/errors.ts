@@ -1,45 +1,12 @@
 import type { ErrorShape } from "../http/index.js";
+import { CHAIN_ERROR_STATUS, ChainError, type ChainErrorCode } from "../interfaces/chainErrors.js";
 
-/** Every refusal of the devchain, by code, with its HTTP status (docs/devchain.md, "Errors"). */
-export const CHAIN_ERROR_STATUS = {
-  bad_request: 400,
-  invalid_address: 400,
-  invalid_key: 400,
-  unsupported_key_type: 400,
-  unknown_fid: 404,
-  unknown_address: 404,
-  unknown_transaction: 404,
-  custody_taken: 409,
-  key_exists: 409,
-  key_removed: 409,
-  key_not_active: 409,
-  invalid_units: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  internal_error: 500,
-  chain_unavailable: 503,
-} as const;
-
-export type ChainErrorCode = keyof typeof CHAIN_ERROR_STATUS;
-
-export function isChainErrorCode(value: unknown): value is ChainErrorCode {
-  return typeof value === "string" && Object.hasOwn(CHAIN_ERROR_STATUS, value);
-}
-
-/** A refused write or an unknown thing: what the contracts would revert with, as an HTTP status. */
-export class ChainError extends Error {
-  override name = "ChainError";
-  readonly statusCode: number;
-
-  constructor(
-    readonly code: ChainErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.statusCode = CHAIN_ERROR_STATUS[code];
-  }
-}
+export {
+  CHAIN_ERROR_STATUS,
+  ChainError,
+  type ChainErrorCode,
+  isChainErrorCode,
+} from "../interfaces/chainErrors.js";
 
 /** The devchain's error body as a JSON schema, for its OpenAPI document. */
 export const chainErrorSchema = {

@@ -3,7 +3,7 @@
  * (block, log index), and read back in whole blocks.
  */
 import { OnChainEvent } from "../protocol/generated/onchain_event.js";
-import { eventsQuery } from "./client.js";
+import { eventsQuery } from "../interfaces/chain.js";
 import type { ChainDb } from "./tables.js";
 
 /** What a mined transaction's event says besides where it was mined: its type, registry version and body. */

@@ -5,7 +5,7 @@
  */
 import { getAddress, hexToBytes, isAddress, zeroAddress } from "viem";
 import { IdRegisterEventType, OnChainEventType } from "../protocol/generated/onchain_event.js";
-import type { Hex, RegisterRequest } from "./client.js";
+import type { Hex, RegisterRequest } from "../interfaces/chain.js";
 import { ChainError } from "./errors.js";
 import type { MineTransaction } from "./events.js";
 import type { ChainDb } from "./tables.js";

@@ -84,4 +84,4 @@ export { ChainError, type ChainErrorCode } from "./errors.js";
 export type { ChainService, MinedTransaction } from "./service.js";
 export type { EventsPage } from "./events.js";
 export type { BlockInfo } from "./blocks.js";
-export * from "./client.js";
+export * from "../interfaces/chain.js";

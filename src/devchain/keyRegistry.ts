@@ -7,7 +7,7 @@ import { hexToBytes } from "viem";
 import { OnChainEventType, SignerEventType } from "../protocol/generated/onchain_event.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { toHex } from "../protocol/hex.js";
-import type { Hex, KeyAddRequest } from "./client.js";
+import type { Hex, KeyAddRequest } from "../interfaces/chain.js";
 import { ChainError } from "./errors.js";
 import type { MineTransaction } from "./events.js";
 import { requireFid } from "./idRegistry.js";

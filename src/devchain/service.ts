@@ -9,7 +9,7 @@ import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
 import { toHex } from "../protocol/hex.js";
 import { type Database, serializedTransaction } from "../storage/index.js";
 import { account } from "./accounts.js";
-import { BlockWatcher } from "./blockWatcher.js";
+import { BlockWatcher } from "../interfaces/blockWatcher.js";
 import { type BlockInfo, genesis, latestBlock, mineBlock } from "./blocks.js";
 import type {
   Account,
@@ -21,7 +21,7 @@ import type {
   RegisterRequest,
   RegisteredFid,
   TransactionStatus,
-} from "./client.js";
+} from "../interfaces/chain.js";
 import { ChainError } from "./errors.js";
 import { type EventsPage, eventsOfTransaction, eventsPage } from "./events.js";
 import { custodyOf, fidOf, parseRegister, recordRegister } from "./idRegistry.js";

@@ -5,7 +5,7 @@
 import { hexToBytes } from "viem";
 import { OnChainEventType } from "../protocol/generated/onchain_event.js";
 import { toProtocolTime } from "../protocol/time.js";
-import type { Hex } from "./client.js";
+import type { Hex } from "../interfaces/chain.js";
 import { ChainError } from "./errors.js";
 import type { MineTransaction } from "./events.js";
 import { requireFid } from "./idRegistry.js";

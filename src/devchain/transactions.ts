@@ -4,7 +4,7 @@
  */
 import { encodePacked, hexToBytes, keccak256 } from "viem";
 import { toHex } from "../protocol/hex.js";
-import type { Hex, TransactionStatus } from "./client.js";
+import type { Hex, TransactionStatus } from "../interfaces/chain.js";
 import type { ChainDb, TransactionKind } from "./tables.js";
 
 export interface TransactionRow {

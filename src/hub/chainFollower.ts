@@ -4,7 +4,7 @@
  * store. A removed signer takes every message it signed with it. The chain follower feeds them in
  * pages; their reads are in onchain.ts.
  */
-import type { OnChainEventSource } from "../devchain/client.js";
+import type { OnChainEventSource } from "../interfaces/chain.js";
 import { HubEventType } from "../protocol/generated/hub_event.js";
 import {
   IdRegisterEventType,

@@ -11,7 +11,7 @@ import { HubEventType } from "../protocol/generated/hub_event.js";
 import { UserDataType } from "../protocol/generated/message.js";
 import { UserNameType, type UserNameProof } from "../protocol/generated/username_proof.js";
 import { decodeMessage } from "../protocol/message.js";
-import type { Transfer, TransferFeed } from "../registry/feed.js";
+import type { Transfer, TransferFeed } from "../interfaces/transferFeed.js";
 import type { MergeContext } from "./context.js";
 import { runMerge, type HubCore } from "./core.js";
 import { type CatchUpListener, Follower } from "./follower.js";

@@ -6,11 +6,11 @@ import { availableParallelism } from "node:os";
  */
 import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import type { OnChainEventSource } from "../devchain/client.js";
+import type { OnChainEventSource } from "../interfaces/chain.js";
 import { connectionLimits, createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
 import { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import type { TransferFeed } from "../registry/feed.js";
+import type { TransferFeed } from "../interfaces/transferFeed.js";
 import {
   type DatabaseConfig,
   type MigrationProgress,
@@ -32,9 +32,8 @@ import { hubMigrations } from "./migrations/index.js";
 import { FidRateLimit } from "./fidRateLimit.js";
 import { ChainFollower } from "./chainFollower.js";
 import type { CatchUp } from "./follower.js";
-import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ } from "./routes/activity.js";
+import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ, type StreamLimits } from "./routes/options.js";
 import { hubRoutes } from "./routes/index.js";
-import type { StreamLimits } from "./routes/stream.js";
 import { HubService } from "./service.js";
 import { readState } from "./state.js";
 import type { HubTables } from "./tables.js";

@@ -2,7 +2,7 @@
  * HubService: everything the hub does, without HTTP. Routes, the client API's power-badge job and
  * tests call it in process. Writes go to the merge engine; each domain's reads are in reads/.
  */
-import type { ActivitySource } from "../clientapi/activity.js";
+import type { ActivitySource } from "../interfaces/activity.js";
 import { HubError } from "../protocol/errors.js";
 import type { HubEvent as HubEventMessage } from "../protocol/generated/hub_event.js";
 import type { CastId, ReactionType, UserDataType } from "../protocol/generated/message.js";

@@ -2,7 +2,7 @@ import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { type Address, type Hex, getAddress, isAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { ChainClient } from "../devchain/client.js";
+import type { ChainClient } from "../interfaces/chain.js";
 import { type HttpOptions, type Logger, RateLimiter, createHttpServer } from "../http/index.js";
 import { USERNAME_PROOF_VERIFIER_ADDRESS } from "../protocol/contracts.js";
 import type { NamingProfile } from "../protocol/naming.js";
@@ -18,7 +18,7 @@ import {
 import { ccipRoutes } from "./ccipRoutes.js";
 import { registryErrors } from "./errors.js";
 import { registryApi } from "./openapi.js";
-import type { TransferFeed } from "./feed.js";
+import type { TransferFeed } from "../interfaces/transferFeed.js";
 import { RegistryMetrics } from "./metrics.js";
 import { registryMigrations } from "./migrations/index.js";
 import {
@@ -36,7 +36,8 @@ import { settleSetting } from "./store.js";
 import type { RegistryTables } from "./tables.js";
 
 export { RegistryService, type TransferRequest } from "./service.js";
-export type { Transfer, TransferFeed } from "./feed.js";
+export type { TransferLimits } from "./rateLimit.js";
+export type { Transfer, TransferFeed } from "../interfaces/transferFeed.js";
 
 /** The reference's deployed L1 resolver: the default verifying contract of CCIP-read signatures. */
 export const DEFAULT_CCIP_VERIFYING_CONTRACT: Address = "0x145b9934B42F214C101De04b6115285959BDD4F5";

@@ -1,9 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
-import type { ChainClient } from "../devchain/client.js";
+import type { ChainClient } from "../interfaces/chain.js";
 import type { Database } from "../storage/index.js";
 import { RegistryError } from "./errors.js";
-import { TRANSFER_PAGE_SIZE, type Transfer, type TransferFeed } from "./feed.js";
+import { TRANSFER_PAGE_SIZE, type Transfer, type TransferFeed } from "../interfaces/transferFeed.js";
 import { GroupCommit } from "./groupCommit.js";
 import { isValidFname } from "../protocol/validation/names.js";
 import { THROTTLE_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from "./rules.js";

@@ -1,7 +1,7 @@
 import { toHex } from "../protocol/hex.js";
 import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
-import type { Transfer } from "./feed.js";
+import type { Transfer } from "../interfaces/transferFeed.js";
 import { compiled, compiledOnce, type Database, hexOf } from "../storage/index.js";
 import type { RegistryTables } from "./tables.js";
 

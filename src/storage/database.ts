@@ -4,8 +4,8 @@ import { type CompiledQuery, Kysely, PostgresDialect } from "kysely";
 import type PG from "pg";
 import { startBackgroundSync } from "./backgroundSync.js";
 import { createPrivateFile } from "./permissions.js";
-import { ReadConnection } from "./readConnection.js";
-import { type PooledText, SlotPool } from "./pooledText.js";
+import { type Columns, ReadConnection } from "./readConnection.js";
+import { SlotPool, type WithPooledText } from "./pooledText.js";
 import { Readers } from "./readers.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { CastnetSqliteDialect } from "./sqliteDialect.js";
@@ -53,14 +53,6 @@ export interface Database<Tables> {
   ): Promise<WithPooledText<Row, Column>[]>;
   close(): Promise<void>;
 }
-
-/** For each of `Name`, the values of that column of rows of type `Row`, in row order. */
-export type Columns<Row, Name extends keyof Row> = { [K in Name]: Row[K][] };
-
-/** A row whose `Column` may hold a PooledText instead of its text or bytes. */
-export type WithPooledText<Row, Column extends keyof Row> = Omit<Row, Column> & {
-  [K in Column]: Row[K] | PooledText;
-};
 
 /** Settings for a new or opened SQLite file; PostgreSQL ignores them. */
 export interface SqliteTuning {

@@ -1,6 +1,5 @@
 export {
   openDatabase,
-  type Columns,
   type Database,
   type DatabaseConfig,
   type DatabaseKind,
@@ -9,6 +8,7 @@ export {
 export { migrate, migrationsApplied, type Migration, type MigrationProgress } from "./migrate.js";
 export { serializedTransaction } from "./transaction.js";
 export { bytesType, hexOf, serialType } from "./columns.js";
+export type { Columns } from "./readConnection.js";
 export { compiled, compiledOnce, runCompiled } from "./compiled.js";
 export { PooledText } from "./pooledText.js";
 export { tightenDirectory } from "./permissions.js";

@@ -96,3 +96,8 @@ function put(into: Buffer, at: number, value: string | Uint8Array): void {
   if (typeof value === "string") into.write(value, at);
   else into.set(value, at);
 }
+
+/** A row whose `Column` may hold a PooledText instead of its text or bytes. */
+export type WithPooledText<Row, Column extends keyof Row> = Omit<Row, Column> & {
+  [K in Column]: Row[K] | PooledText;
+};

@@ -1,8 +1,10 @@
 import SQLite from "better-sqlite3";
 import type { CompiledQuery } from "kysely";
-import type { Columns } from "./database.js";
 import { SQLITE_BUSY_TIMEOUT_MS } from "./sqliteSettings.js";
 import { type CachedStatements, withStatementCache } from "./statementCache.js";
+
+/** For each of `Name`, the values of that column of rows of type `Row`, in row order. */
+export type Columns<Row, Name extends keyof Row> = { [K in Name]: Row[K][] };
 
 interface PendingRead {
   sql: string;

@@ -8,7 +8,7 @@
 import type { Worker } from "node:worker_threads";
 import type { CompiledQuery } from "kysely";
 import { PooledText, type SlotPool, TEXT_HEAD, TEXT_TAIL } from "./pooledText.js";
-import type { WithPooledText } from "./database.js";
+import type { WithPooledText } from "./pooledText.js";
 import { startSqliteWorker } from "./sqliteSettings.js";
 
 const READER = `

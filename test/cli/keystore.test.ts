@@ -4,8 +4,8 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { Keystore, type StoredAccount } from "../../src/cli/keystore.js";
-import { UsageError } from "../../src/cli/usageError.js";
+import { Keystore, type StoredAccount } from "../../src/wallet/keystore.js";
+import { UsageError } from "../../src/usageError.js";
 
 const account = (fid: number): StoredAccount => ({
   fid,

@@ -6,8 +6,8 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack } from "../../src/stack/stack.js";
 import { createLogger } from "../../src/http/index.js";
 import { FREE_PORTS } from "../support/ports.js";
 import { castnet, errorLines, json } from "./run.js";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { resolve } from "node:path";
 import { describe, it } from "node:test";
-import { databaseFor, parseStartOptions } from "../../src/cli/options.js";
-import { UsageError } from "../../src/cli/usageError.js";
+import { databaseFor, parseStartOptions } from "../../src/stack/options.js";
+import { UsageError } from "../../src/usageError.js";
 
 describe("castnet start options", () => {
   it("defaults to the whole stack on the documented ports with SQLite in ./.castnet", () => {

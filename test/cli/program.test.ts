@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { type Command, CommanderError } from "commander";
-import { UsageError } from "../../src/cli/usageError.js";
+import { UsageError } from "../../src/usageError.js";
 import { buildProgram } from "../../src/cli/program.js";
 
 function everyCommand(command: Command, path: string[] = []): string[][] {

@@ -9,8 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack } from "../../src/stack/stack.js";
+import { seedOnStart } from "../../src/cli/seedOnStart.js";
 import { createLogger } from "../../src/http/index.js";
 // `npm run castnet` runs dist/, as after `npm start`; importing this builds it when this file runs alone.
 import "../support/cli.js";
@@ -33,7 +34,9 @@ describe("the README's first tour", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "castnet-readme-"));
     const config = parseStartOptions(["--data-dir", dir, "--seed", "demo", ...FREE_PORTS], {});
-    stack = await startStack(config, createLogger("silent"), { seed: { update() {}, finish() {} } });
+    stack = await startStack(config, createLogger("silent"), {
+      afterListen: seedOnStart(config, { update() {}, finish() {} }),
+    });
   });
 
   after(async () => {

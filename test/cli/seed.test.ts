@@ -7,9 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { Keystore } from "../../src/cli/keystore.js";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { Keystore } from "../../src/wallet/keystore.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack } from "../../src/stack/stack.js";
+import { seedOnStart } from "../../src/cli/seedOnStart.js";
 import { createLogger } from "../../src/http/index.js";
 import { testEngines } from "../support/databases.js";
 import { FREE_PORTS } from "../support/ports.js";
@@ -71,7 +72,7 @@ for (const engine of await testEngines()) {
         ["--data-dir", dir, "--block-time", "0", "--seed", "demo", ...FREE_PORTS],
         env,
       );
-      stack = await startStack(config, createLogger("silent"), { seed: quiet });
+      stack = await startStack(config, createLogger("silent"), { afterListen: seedOnStart(config, quiet) });
       url = stack.urls as Record<Part, string>;
       first = await snapshot(url);
     });

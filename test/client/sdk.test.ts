@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import * as core from "@farcaster/core";
 import { hexToBytes } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type AccountDetails, createAccount } from "../../src/cli/account.js";
+import { type AccountDetails, createAccount } from "../../src/stack/account.js";
 import {
   ClientApiClient,
   ClientApiError,

@@ -5,8 +5,8 @@ import { type Hex, encodeAbiParameters, hexToBytes } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ApprovalTypedData } from "../../src/clientapi/index.js";
 import type { ApiTables } from "../../src/clientapi/tables.js";
-import { KeyRequestError, approveKeyRequest } from "../../src/cli/keyRequest.js";
-import { httpChainClient } from "../../src/devchain/httpClient.js";
+import { KeyRequestError, approveKeyRequest } from "../../src/wallet/keyRequestApproval.js";
+import { httpChainClient } from "../../src/interfaces/chainHttp.js";
 import { listen } from "../../src/http/index.js";
 import { generateEd25519KeyPair } from "../../src/protocol/ed25519.js";
 import { type Database, openDatabase } from "../../src/storage/index.js";
@@ -160,10 +160,10 @@ for (const engine of await testEngines()) {
       });
 
       it("links to the approval page on the part's configured URL, or with --deeplink scheme to the custom scheme", async () => {
-        const configured = { api: "http://castnet.test:2282" };
-        const page = await h.restart({ urls: () => configured });
+        const configured = "http://castnet.test:2282";
+        const page = await h.restart({ publicUrl: () => configured });
         const scheme = await h.restart({
-          urls: () => configured,
+          publicUrl: () => configured,
           deeplink: "scheme",
           deeplinkScheme: "myapp",
         });
@@ -258,7 +258,11 @@ for (const engine of await testEngines()) {
         [{ ...good, deadline: String(deadline) }, 400, 'field "deadline" must be integer'],
         [{ ...good, colour: "blue" }, 400, 'field "colour" is not allowed'],
         [{ key, deadline, signature }, 400, 'field "requestFid" is required'],
-        [{ ...good, redirectUrl: "not a url" }, 400, "redirectUrl must be an http(s) URL or an app's own scheme (such as myapp://done)"],
+        [
+          { ...good, redirectUrl: "not a url" },
+          400,
+          "redirectUrl must be an http(s) URL or an app's own scheme (such as myapp://done)",
+        ],
         [[good], 400, "request body must be object"],
         ['{"key": ', 400, "request body is not valid JSON"],
       ];

@@ -1,6 +1,6 @@
 import { type Hex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { ActivitySource } from "../../src/clientapi/activity.js";
+import type { ActivitySource } from "../../src/interfaces/activity.js";
 import type { ClientApi, ClientApiOptions } from "../../src/clientapi/index.js";
 import type { Devchain } from "../../src/devchain/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";

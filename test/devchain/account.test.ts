@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { bytesToHex, hexToBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createAccount } from "../../src/cli/account.js";
+import { createAccount } from "../../src/stack/account.js";
 import { ChainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
 import { createLogger, listen } from "../../src/http/index.js";
 import { ed25519PublicKey, signEd25519, verifyEd25519 } from "../../src/protocol/ed25519.js";

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { bytesToHex, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ChainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
-import { type HttpChainClient, httpChainClient } from "../../src/devchain/httpClient.js";
+import { type HttpChainClient, httpChainClient } from "../../src/interfaces/chainHttp.js";
 import { createLogger, listen } from "../../src/http/index.js";
 import { generateEd25519KeyPair } from "../../src/protocol/ed25519.js";
 import { OnChainEvent } from "../../src/protocol/generated/onchain_event.js";

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { PartName } from "../../src/cli/options.js";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import type { PartName } from "../../src/stack/options.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack } from "../../src/stack/stack.js";
 import { createLogger } from "../../src/http/index.js";
 import { FREE_PORTS } from "../support/ports.js";
 

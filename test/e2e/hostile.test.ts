@@ -31,9 +31,10 @@ import pg from "pg";
 import pino from "pino";
 import { encodeFunctionData, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { type AccountDetails, createAccount } from "../../src/cli/account.js";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { type AccountDetails, createAccount } from "../../src/stack/account.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack } from "../../src/stack/stack.js";
+import { seedOnStart } from "../../src/cli/seedOnStart.js";
 import { testEngines } from "../support/databases.js";
 import { FREE_PORTS } from "../support/ports.js";
 
@@ -1398,7 +1399,7 @@ function routes(fx: Fixtures): Route[] {
     chain("GET", "/_ready", { strictQuery: false }),
     chain("GET", "/metrics", { strictQuery: false, text: true }),
 
-    // The client API's pages (src/clientapi/pages).
+    // The client API's pages (src/explorer).
     api("GET", "/", { page: true }),
     api("GET", "/fid/:fid", {
       page: true,
@@ -2189,7 +2190,9 @@ for (const engine of engines) {
         [...["--data-dir", dataDir, "--block-time", "0", "--seed", "demo"], ...FREE_PORTS],
         env,
       );
-      stack = await startStack(config, pino({ level: "error" }, logStream));
+      stack = await startStack(config, pino({ level: "error" }, logStream), {
+        afterListen: seedOnStart(config),
+      });
       const urls = stack.urls as Record<Part, string>;
 
       const alice = await createAccount({ chainUrl: urls.chain, units: 1 });

@@ -1,7 +1,7 @@
 /** What happens to stored messages over time: rent expiry, signer removal, event retention, following the chain over HTTP. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { httpChainClient } from "../../src/devchain/httpClient.js";
+import { httpChainClient } from "../../src/interfaces/chainHttp.js";
 import { listen } from "../../src/http/index.js";
 import type { Hub } from "../../src/hub/index.js";
 import { testEngines } from "../support/databases.js";

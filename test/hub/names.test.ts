@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { HubError } from "../../src/protocol/errors.js";
-import type { TransferFeed } from "../../src/registry/feed.js";
+import type { TransferFeed } from "../../src/interfaces/transferFeed.js";
 import { testEngines } from "../support/databases.js";
 import {
   allEvents,

@@ -13,7 +13,7 @@ import type * as core from "@farcaster/core";
 import type { Browser, Page } from "playwright-core";
 import { type Hex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { createAccount } from "../../src/cli/account.js";
+import { createAccount } from "../../src/stack/account.js";
 import {
   type PagesStack,
   type User,

@@ -263,7 +263,7 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
   });
 
   it("serves under 100 KB of JavaScript, gzipped, and ran without a page error", () => {
-    const script = readFileSync(join(import.meta.dirname, "../../src/clientapi/pages/assets/app.js"));
+    const script = readFileSync(join(import.meta.dirname, "../../src/explorer/assets/app.js"));
     assert.ok(gzipSync(script).length < 100 * 1024);
     assert.deepEqual(pageErrors, []);
   });

@@ -13,10 +13,11 @@ import * as core from "@farcaster/core";
 import { type Browser, type Page, chromium } from "playwright-core";
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { createAccount } from "../../src/cli/account.js";
-import { Keystore, type StoredAccount } from "../../src/cli/keystore.js";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { createAccount } from "../../src/stack/account.js";
+import { Keystore, type StoredAccount } from "../../src/wallet/keystore.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack } from "../../src/stack/stack.js";
+import { seedOnStart } from "../../src/cli/seedOnStart.js";
 import { createLogger } from "../../src/http/index.js";
 import { FREE_PORTS } from "../support/ports.js";
 
@@ -39,7 +40,7 @@ export async function startPagesStack(extraArgs: readonly string[] = []): Promis
     [...["--data-dir", dataDir, "--block-time", "0"], ...FREE_PORTS, ...extraArgs],
     {},
   );
-  const stack = await startStack(config, createLogger("silent"));
+  const stack = await startStack(config, createLogger("silent"), { afterListen: seedOnStart(config) });
   return {
     stack,
     urls: stack.urls as Urls,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { httpChainClient } from "../../src/devchain/httpClient.js";
+import { httpChainClient } from "../../src/interfaces/chainHttp.js";
 import { listen } from "../../src/http/index.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
 import { createRegistry } from "../../src/registry/index.js";

@@ -1,11 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import {
-  TransferFeedError,
-  httpTransferFeed,
-  type Transfer,
-  type TransferFeed,
-} from "../../src/registry/feed.js";
+import { TransferFeedError, type Transfer, type TransferFeed } from "../../src/interfaces/transferFeed.js";
+import { httpTransferFeed } from "../../src/interfaces/transferFeedHttp.js";
 import { testEngines } from "../support/databases.js";
 import { Harness, type User } from "./support.js";
 

@@ -13,9 +13,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type AccountDetails, createAccount } from "../../src/cli/account.js";
-import { approveKeyRequest } from "../../src/cli/keyRequest.js";
-import { Keystore } from "../../src/cli/keystore.js";
+import { type AccountDetails, createAccount } from "../../src/stack/account.js";
+import { approveKeyRequest } from "../../src/wallet/keyRequestApproval.js";
+import { Keystore } from "../../src/wallet/keystore.js";
 import { castnet } from "../cli/run.js";
 import {
   type KeyRequest,

@@ -14,11 +14,11 @@ import * as core from "@farcaster/core";
 import type { Hex } from "viem";
 import { createClientApi } from "../../src/clientapi/index.js";
 import type { ApiTables } from "../../src/clientapi/tables.js";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack as startCliStack } from "../../src/cli/stack.js";
-import type { ChainClient } from "../../src/devchain/client.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack as startCliStack } from "../../src/stack/stack.js";
+import type { ChainClient } from "../../src/interfaces/chain.js";
 import { createLogger, listen } from "../../src/http/index.js";
-import { httpActivitySource } from "../../src/hub/activityClient.js";
+import { httpActivitySource } from "../../src/interfaces/activityHttp.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
 import { type Database, openDatabase } from "../../src/storage/index.js";
 import {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
-import type { PartUrls } from "../../src/clientapi/index.js";
+import type { PartUrls } from "../../src/explorer/index.js";
 import { testEngines } from "../support/databases.js";
 import { startTestStack, type TestStack } from "../support/stack.js";
 import { castAdd, encode, hex, newAccount, protocolNow, type Account } from "../hub/support.js";
@@ -72,7 +72,7 @@ for (const engine of await testEngines()) {
       stack = await startTestStack(engine, {
         parts: ["registry", "hub", "clientapi"],
         listen: ["devchain", "registry", "hub", "clientapi"],
-        clientapi: {
+        explorer: {
           urls: () => urls,
           pageLimits: { perClientPerHour: 60, burst: BURST },
         },

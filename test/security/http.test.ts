@@ -13,8 +13,8 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { parseStartOptions } from "../../src/cli/options.js";
-import { type RunningStack, startStack } from "../../src/cli/stack.js";
+import { parseStartOptions } from "../../src/stack/options.js";
+import { type RunningStack, startStack } from "../../src/stack/stack.js";
 import { createHttpServer, createLogger, type ErrorShape } from "../../src/http/index.js";
 import { FREE_PORTS } from "../support/ports.js";
 

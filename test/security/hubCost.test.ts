@@ -8,14 +8,14 @@ import { connect } from "node:net";
 import { after, before, describe, it } from "node:test";
 import { BinaryWriter } from "@bufbuild/protobuf/wire";
 import type { FastifyRequest } from "fastify";
-import type { OnChainEventSource } from "../../src/devchain/client.js";
+import type { OnChainEventSource } from "../../src/interfaces/chain.js";
 import { listen } from "../../src/http/index.js";
 import { basicAuth, parseRpcAuth } from "../../src/hub/auth.js";
 import type { Hub } from "../../src/hub/index.js";
 import { NAME_RECOVERIES_PER_SECOND } from "../../src/hub/nameRecovery.js";
 import { WorkerPool } from "../../src/hub/verify.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
-import type { TransferFeed } from "../../src/registry/feed.js";
+import type { TransferFeed } from "../../src/interfaces/transferFeed.js";
 import { testEngines } from "../support/databases.js";
 import {
   castAdd,

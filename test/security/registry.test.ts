@@ -18,7 +18,7 @@ import { signAdminTransfer } from "../../src/protocol/eip712/adminTransfer.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
 import { type Registry, type RegistryOptions, createRegistry } from "../../src/registry/index.js";
 import { testEngines } from "../support/databases.js";
-import type { Transfer } from "../../src/registry/feed.js";
+import type { Transfer } from "../../src/interfaces/transferFeed.js";
 import {
   ADMIN_FID,
   Harness,

@@ -5,8 +5,9 @@
  * (accounts, signing, calls) on top.
  */
 import { dirname, join } from "node:path";
-import type { ActivitySource } from "../../src/clientapi/activity.js";
+import type { ActivitySource } from "../../src/interfaces/activity.js";
 import { type ClientApi, type ClientApiOptions, createClientApi } from "../../src/clientapi/index.js";
+import { type ExplorerMount, mountExplorer } from "../../src/stack/explorer.js";
 import { type Devchain, type DevchainOptions, createDevchain } from "../../src/devchain/index.js";
 import { createLogger, listen } from "../../src/http/index.js";
 import { type Hub, type HubOptions, createHub } from "../../src/hub/index.js";
@@ -36,6 +37,8 @@ export interface TestStackOptions<P extends TestPart> {
   hub?: Partial<HubOptions>;
   /** `activity` defaults to the hub's when the hub is started. */
   clientapi?: Partial<ClientApiOptions>;
+  /** How the explorer is mounted on the client API (as the stack mounts it; no part URLs unless given). */
+  explorer?: Partial<ExplorerMount>;
   /** Parts that listen on 127.0.0.1 at a free port (their URLs in `urls`); tests reach the others with `inject`. */
   listen?: readonly TestPart[];
 }
@@ -135,6 +138,7 @@ export async function startTestStack<P extends TestPart>(
         chain: chain.chain,
         naming,
         activity,
+        mount: mountExplorer({ urls: () => ({}), naming, ...options.explorer }),
         ...options.clientapi,
         ...overrides,
       });

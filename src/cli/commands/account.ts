@@ -4,8 +4,8 @@ import type { Hex } from "viem";
 import { fromHex, toHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
-import type { StoredAccount } from "../keystore.js";
-import { UsageError } from "../usageError.js";
+import type { StoredAccount } from "../../wallet/keystore.js";
+import { UsageError } from "../../usageError.js";
 
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 
@@ -35,7 +35,7 @@ export function registerAccount(program: Command): void {
       .addOption(new Option("--units <n>", "storage units to rent").default("1")),
     { parts: ["chain"], keystore: true },
   ).action(async (given: string | undefined, options: CommonOptions & { units: string }) => {
-    const { createAccount } = await import("../account.js");
+    const { createAccount } = await import("../../stack/account.js");
     const context = contextOf(options);
     const keystore = context.keystore();
     const name = given ?? keystore.freeName();

@@ -3,7 +3,7 @@ import { type Command, Option } from "commander";
 import { MessageType } from "../../protocol/generated/message.js";
 import { fromHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { UsageError } from "../usageError.js";
+import { UsageError } from "../../usageError.js";
 import { parseCastId, parseHash } from "../targets.js";
 
 interface CastOptions extends CommonOptions {

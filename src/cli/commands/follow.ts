@@ -1,7 +1,7 @@
 /** `castnet follow <name|fid>` and `castnet unfollow …`: "follow" links. */
 import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { UsageError } from "../usageError.js";
+import { UsageError } from "../../usageError.js";
 import { resolveFid } from "../targets.js";
 
 export function registerFollow(program: Command): void {

@@ -1,9 +1,9 @@
 /** `castnet key-request create|approve|show`: the signed key request flow from both sides. */
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
-import { readApprovalKey } from "../approvalKey.js";
+import { readApprovalKey } from "../../wallet/approvalKey.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { UsageError } from "../usageError.js";
+import { UsageError } from "../../usageError.js";
 
 interface ApproveOptions extends CommonOptions {
   fid?: string;
@@ -61,7 +61,7 @@ export function registerKeyRequest(program: Command): void {
       ),
     { parts: ["api"], account: true },
   ).action(async (token: string, options: ApproveOptions) => {
-    const { approveKeyRequest } = await import("../keyRequest.js");
+    const { approveKeyRequest } = await import("../../wallet/keyRequestApproval.js");
     const context = contextOf(options);
     let fid: number;
     let custodyPrivateKey: Hex;

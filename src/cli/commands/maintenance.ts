@@ -9,8 +9,8 @@ import { type Command, Option } from "commander";
 import { createBackupFile, openBackupDirectory } from "../backupTarget.js";
 import { type CommonOptions, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
-import { UsageError } from "../usageError.js";
-import { runningStack } from "../runFile.js";
+import { UsageError } from "../../usageError.js";
+import { runningStack } from "../../stack/runFile.js";
 
 /**
  * Followers before what they follow (the client API reads the hub, which follows the registry and the

@@ -4,7 +4,7 @@ import { UserDataType } from "../../protocol/generated/message.js";
 import { USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { resolveFid } from "../targets.js";
-import { UsageError } from "../usageError.js";
+import { UsageError } from "../../usageError.js";
 
 const FIELDS = [
   ["display", UserDataType.DISPLAY, "display name"],

@@ -1,7 +1,7 @@
 /** `castnet react like|recast <fid>:<hash>` and `castnet unreact …`. */
 import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { UsageError } from "../usageError.js";
+import { UsageError } from "../../usageError.js";
 import { parseCastId } from "../targets.js";
 
 export function registerReact(program: Command): void {

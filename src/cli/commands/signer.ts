@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { NEUTRAL } from "../../protocol/naming.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
-import { UsageError } from "../usageError.js";
+import { UsageError } from "../../usageError.js";
 
 export function registerSigner(program: Command): void {
   const signer = program.command("signer").description("the Ed25519 keys that sign an account's messages");
@@ -15,7 +15,7 @@ export function registerSigner(program: Command): void {
     { parts: ["chain"], account: true },
   ).action(async (options: CommonOptions) => {
     const { privateKeyToAccount } = await import("viem/accounts");
-    const { addSigner } = await import("../account.js");
+    const { addSigner } = await import("../../stack/account.js");
     const context = contextOf(options);
     const actor = context.actor();
     const custody = privateKeyToAccount(actor.account.custodyPrivateKey);

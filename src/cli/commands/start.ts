@@ -1,6 +1,6 @@
 /** `castnet start`: the four parts in one process. */
 import { type Command, Option } from "commander";
-import { addStartOptions, startConfigOf } from "../options.js";
+import { addStartOptions, startConfigOf } from "../../stack/options.js";
 import { version } from "../version.js";
 
 const LABELS = { registry: "registry  ", hub: "hub       ", api: "client API", chain: "devchain  " } as const;
@@ -20,8 +20,9 @@ export function registerStart(program: Command): void {
     )
     .action(async (options: { printConfig?: boolean }, command: Command) => {
       const { createLogger } = await import("../../http/index.js");
-      const { startStack } = await import("../stack.js");
+      const { startStack } = await import("../../stack/stack.js");
       const { catchUpLines, migrationLines } = await import("../startProgress.js");
+      const { seedOnStart } = await import("../seedOnStart.js");
       const config = startConfigOf(command);
       if (options.printConfig) {
         const secret = (value: string | undefined) => (value === undefined ? undefined : "(set)");
@@ -33,6 +34,7 @@ export function registerStart(program: Command): void {
       const stack = await startStack(config, createLogger(config.logLevel, pretty), {
         migrations: (part) => migrationLines(part),
         catchUp: catchUpLines(),
+        afterListen: seedOnStart(config),
       });
       // Before the banner: whoever waits for it and then stops castnet (a script, a process manager)
       // must find the signals handled, or the signal's default action kills the process unclosed.

@@ -2,7 +2,7 @@
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
-import { UsageError } from "../usageError.js";
+import { UsageError } from "../../usageError.js";
 
 export function registerVerify(program: Command): void {
   const verify = program.command("verify").description("verifications of addresses");

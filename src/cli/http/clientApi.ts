@@ -1,5 +1,5 @@
 /** The client API's HTTP API as the CLI uses it (docs/clientapi.md), through the SDK's ClientApiClient. */
-import type { SignedKeyRequestJson } from "../../clientapi/index.js";
+import type { SignedKeyRequest } from "../../client/index.js";
 import type { ChannelJson } from "../../clientapi/render.js";
 import { ClientApiClient as SdkClientApiClient } from "../../client/index.js";
 import { sdkOptions, throughSdk } from "./request.js";
@@ -30,11 +30,9 @@ export function clientApiClient(base: string, adminToken?: string) {
   return {
     base,
     createKeyRequest: (body: SignedKeyRequestBody) =>
-      result<{ signedKeyRequest: SignedKeyRequestJson }>(() =>
-        sdk.api.POST("/v2/signed-key-requests", { body }),
-      ),
+      result<{ signedKeyRequest: SignedKeyRequest }>(() => sdk.api.POST("/v2/signed-key-requests", { body })),
     keyRequest: (token: string) =>
-      result<{ signedKeyRequest: SignedKeyRequestJson }>(() =>
+      result<{ signedKeyRequest: SignedKeyRequest }>(() =>
         sdk.api.GET("/v2/signed-key-request", { params: { query: { token } } }),
       ),
     channels: () => result<{ channels: ChannelJson[] }>(() => sdk.api.GET("/v2/all-channels")),

@@ -8,10 +8,10 @@ import { privateKeyToAccount } from "viem/accounts";
 import { ed25519PublicKey } from "../../protocol/ed25519.js";
 import { fromHex, toHex } from "../../protocol/hex.js";
 import { NEUTRAL } from "../../protocol/naming.js";
-import { addSigner } from "../account.js";
+import { addSigner } from "../../stack/account.js";
 import type { Context } from "../context.js";
 import { CliError, request } from "../http/request.js";
-import type { StoredAccount } from "../keystore.js";
+import type { StoredAccount } from "../../wallet/keystore.js";
 import type { Actor } from "../writes.js";
 import type { Tally } from "./tally.js";
 

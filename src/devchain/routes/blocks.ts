@@ -1,7 +1,7 @@
 /** Blocks and what they hold: the event log, transactions' status and the latest block. */
 import type { FastifyPluginAsync } from "fastify";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
-import { MAX_EVENTS_PAGE } from "../client.js";
+import { MAX_EVENTS_PAGE } from "../../interfaces/chain.js";
 import { ChainError } from "../errors.js";
 import { isTransactionHash } from "../transactions.js";
 import {

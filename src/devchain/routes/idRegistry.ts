@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { getAddress } from "viem";
 import { operatorGuard } from "../../http/index.js";
-import type { Hex } from "../client.js";
+import type { Hex } from "../../interfaces/chain.js";
 import { ChainError, chainErrors } from "../errors.js";
 import { normaliseAddress } from "../idRegistry.js";
 import { address, type ChainRoutesOptions, errorBody, transactionStatus, waitQuery } from "./schemas.js";

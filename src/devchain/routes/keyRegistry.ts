@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { operatorGuard } from "../../http/index.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
-import type { Hex } from "../client.js";
+import type { Hex } from "../../interfaces/chain.js";
 import { chainErrors } from "../errors.js";
 import {
   type ChainRoutesOptions,

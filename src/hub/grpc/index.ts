@@ -13,7 +13,7 @@ import { Server, ServerCredentials, type ServiceDefinition } from "@grpc/grpc-js
 import { type ConnectionLimits, connectionLimits } from "../../http/index.js";
 import { once } from "../../once.js";
 import type { CredentialCheck } from "../auth.js";
-import type { StreamLimits } from "../routes/stream.js";
+import type { StreamLimits } from "../routes/options.js";
 import { backfillHandlers } from "./backfill.js";
 import type { GrpcContext } from "./call.js";
 import { callLimits, encodedOnce, MAX_BULK_REQUEST_BYTES } from "./callLimits.js";

@@ -17,7 +17,7 @@ import type { SubscribeRequest } from "../../protocol/generated/request_response
 import { rateLimited } from "../errors.js";
 import { EVENTS_PAGE_SIZE, storedEventsFrom } from "../events.js";
 import { EventFanout, type Subscriber } from "../fanout.js";
-import type { StreamLimits } from "../routes/stream.js";
+import type { StreamLimits } from "../routes/options.js";
 import type { GrpcContext, Handlers } from "./call.js";
 import { statusOf } from "./errors.js";
 

@@ -11,16 +11,6 @@ import { HubError } from "../../protocol/errors.js";
 import { hubErrors } from "../errors.js";
 import { integer } from "./query.js";
 
-export interface ActivityReadOptions {
-  /** How far back `since` may reach, in days. */
-  windowDays: number;
-  /** How long an answer is served again to the same (minute-rounded) `since`, in ms. */
-  cacheMs: number;
-}
-
-/** 90 days: three times the default power-badge window. */
-export const DEFAULT_ACTIVITY_READ: ActivityReadOptions = { windowDays: 90, cacheMs: 60_000 };
-
 /** `since` is rounded down to this, so that the job's ever-moving `now - window` hits the cache. */
 const SINCE_STEP_SECONDS = 60;
 /** Answers kept at once; a few different windows, not one per caller-chosen time. */

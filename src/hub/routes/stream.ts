@@ -22,13 +22,6 @@ import { EVENTS_PAGE_SIZE } from "../events.js";
 import { EventFanout, type Subscriber } from "../fanout.js";
 import { integer } from "./query.js";
 
-export interface StreamLimits {
-  /** Open event streams in all; default 2,000. */
-  maxStreams?: number;
-  /** Open event streams per client address (IPv6: per /64), and per web page origin at that address; default 20. */
-  maxStreamsPerClient?: number;
-}
-
 /**
  * Whom a stream counts against for the per-client cap: its address, and for a web page (its request
  * carries an Origin) the page's origin besides. A page can open streams through as many host names as

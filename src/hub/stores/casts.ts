@@ -1,6 +1,7 @@
 import { MessageType, type MessageData } from "../../protocol/generated/message.js";
 import { castIdKey, StoreType, urlKey } from "../keys.js";
-import { NO_INDEX, removeWins, type IndexColumns, type StoreSpec } from "./spec.js";
+import { removeWins, type StoreSpec } from "./spec.js";
+import { NO_INDEX, type IndexColumns } from "./rows.js";
 
 /** Casts compete by the cast's hash: an add under its own hash, a remove under its target's. */
 export const casts: StoreSpec = {

@@ -1,7 +1,8 @@
 import { MessageType, type MessageData } from "../../protocol/generated/message.js";
 import { fidKey, linkTypeKey, setKey, StoreType } from "../keys.js";
 import { checkAgainstCompactState, mergeCompactState } from "./linkCompactState.js";
-import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
+import { lastWriteWins, type StoreSpec } from "./spec.js";
+import { type IndexColumns } from "./rows.js";
 
 export function linkSetKey(type: string, targetFid: number): Uint8Array {
   return setKey(linkTypeKey(type), fidKey(targetFid));

@@ -1,6 +1,7 @@
 import { MessageType, type MessageData, type ReactionBody } from "../../protocol/generated/message.js";
 import { castIdKey, setKey, StoreType, u8, urlKey } from "../keys.js";
-import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
+import { lastWriteWins, type StoreSpec } from "./spec.js";
+import { type IndexColumns } from "./rows.js";
 
 function reactionTargetKey(body: ReactionBody): Uint8Array {
   return body.targetCastId !== undefined ? castIdKey(body.targetCastId) : urlKey(body.targetUrl ?? "");

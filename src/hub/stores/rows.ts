@@ -9,7 +9,15 @@ import { withBytes } from "../events.js";
 import type { StoreType } from "../keys.js";
 import { compiledOnce } from "../../storage/index.js";
 import type { HubTables } from "../tables.js";
-import type { IndexColumns } from "./spec.js";
+
+export interface IndexColumns {
+  kind: string | null;
+  target: Uint8Array | null;
+  targetFid: number | null;
+  mentions: readonly number[];
+}
+
+export const NO_INDEX: IndexColumns = { kind: null, target: null, targetFid: null, mentions: [] };
 
 /** A message that passed validation, with the bytes it arrived in. */
 export interface Incoming {

@@ -8,22 +8,13 @@ import { HubEventType } from "../../protocol/generated/hub_event.js";
 import type { Message, MessageData, MessageType } from "../../protocol/generated/message.js";
 import type { MergeContext, PendingEvent } from "../context.js";
 import { compareBytes, type StoreType } from "../keys.js";
-import type { Incoming, MergeRow } from "./rows.js";
+import type { IndexColumns, Incoming, MergeRow } from "./rows.js";
 
 export interface Competitor {
   timestamp: number;
   tsHash: Uint8Array;
   isRemove: boolean;
 }
-
-export interface IndexColumns {
-  kind: string | null;
-  target: Uint8Array | null;
-  targetFid: number | null;
-  mentions: readonly number[];
-}
-
-export const NO_INDEX: IndexColumns = { kind: null, target: null, targetFid: null, mentions: [] };
 
 export type Merge = (ctx: MergeContext, incoming: Incoming) => Promise<void>;
 

@@ -1,6 +1,7 @@
 import { MessageType, type MessageData } from "../../protocol/generated/message.js";
 import { StoreType, u8 } from "../keys.js";
-import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
+import { lastWriteWins, type StoreSpec } from "./spec.js";
+import { type IndexColumns } from "./rows.js";
 
 /** One value per user-data type; there are no removes (an empty value clears). */
 export const userData: StoreSpec = {

@@ -6,8 +6,8 @@ import { bytesEqual } from "../../protocol/hash.js";
 import { decodeMessage } from "../../protocol/message.js";
 import { utf8Name } from "../../protocol/validation/names.js";
 import { compareBytes, nameKey, StoreType } from "../keys.js";
-import type { MergeRow } from "./rows.js";
-import type { Competitor, IndexColumns, StoreEvents, StoreSpec } from "./spec.js";
+import type { Competitor, StoreEvents, StoreSpec } from "./spec.js";
+import type { IndexColumns, MergeRow } from "./rows.js";
 
 function newerHash(a: Competitor, b: Competitor): boolean {
   return compareBytes(a.tsHash, b.tsHash) > 0;

@@ -1,6 +1,7 @@
 import { MessageType, type MessageData } from "../../protocol/generated/message.js";
 import { addressKey, StoreType } from "../keys.js";
-import { lastWriteWins, type IndexColumns, type StoreSpec } from "./spec.js";
+import { lastWriteWins, type StoreSpec } from "./spec.js";
+import { type IndexColumns } from "./rows.js";
 
 function address(data: MessageData): Uint8Array {
   return (data.verificationAddAddressBody ?? data.verificationRemoveBody)!.address;

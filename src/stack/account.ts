@@ -1,8 +1,8 @@
 /** `castnet account create`: a ready-to-use development account on a running devchain, in one step. */
 import { bytesToHex, type Hex, type LocalAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { ChainWriter } from "../devchain/client.js";
-import { httpChainClient } from "../devchain/httpClient.js";
+import type { ChainWriter } from "../interfaces/chain.js";
+import { httpChainClient } from "../interfaces/chainHttp.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { type Ed25519KeyPair, generateEd25519KeyPair } from "../protocol/ed25519.js";
 import {

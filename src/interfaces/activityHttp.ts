@@ -3,7 +3,7 @@
  * /v1/activity/reactorsByAuthor on the hub (a castnet route; the reference hub has no such read), an
  * operator read that needs the admin token the two share.
  */
-import type { ActivitySource } from "../clientapi/activity.js";
+import type { ActivitySource } from "./activity.js";
 
 const TIMEOUT_MS = 30_000;
 

@@ -1,6 +1,6 @@
 /** Command lines commander refuses, and one it accepts but castnet does not, as one UsageError. */
 import type { Command, CommanderError } from "commander";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../usageError.js";
 
 /**
  * A commander refusal as one short sentence that points at the help of the command it came from

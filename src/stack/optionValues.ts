@@ -3,7 +3,7 @@
  * throws a UsageError (exit status 2) with one sentence naming the option and the value it got.
  */
 import { readFileSync } from "node:fs";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../usageError.js";
 
 export function port(name: string, value: string): number {
   const n = Number(value);

@@ -8,15 +8,14 @@
  * this very origin, so that no other site's page can make the owner's browser post it.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
-import { isMachineLocal, normalOrigin } from "../../http/index.js";
-import { isApprovalKey } from "../../cli/approvalKey.js";
-import { Keystore } from "../../cli/keystore.js";
-import { KeyRequestError, approveKeyRequest } from "../../cli/keyRequest.js";
-import { ClientApiError } from "../errors.js";
-import type { ClientApiService } from "../service.js";
-import { type KeyRequestView, type KeystoreOffer, approvePage } from "./approve.js";
+import { isMachineLocal, normalOrigin } from "../http/index.js";
+import { isApprovalKey } from "../wallet/approvalKey.js";
+import { Keystore } from "../wallet/keystore.js";
+import { KeyRequestError, approveKeyRequest } from "../wallet/keyRequestApproval.js";
+import { type KeystoreOffer, approvePage } from "./approve.js";
 import { html } from "./html.js";
-import { pageResponses, sendPage } from "./respond.js";
+import type { ExplorerHost } from "./host.js";
+import { sendPage } from "./respond.js";
 import type { Sources } from "./sources.js";
 
 /** The CLI keystore the approval page may offer, and the approval key that unlocks it. */
@@ -28,7 +27,9 @@ export interface DevKeystore {
 const REAL_NETWORK = "yes";
 
 export interface ApproveRoutesOptions {
-  service: ClientApiService;
+  keyRequest: ExplorerHost["keyRequest"];
+  /** The page routes' documented answers (respond.ts), in the host's error shape. */
+  responses: (refusals: Record<number, string>) => Record<number, object>;
   sources: Sources;
   /** The pages' per-client limit (limit.ts). */
   limited: onRequestAsyncHookHandler;
@@ -42,7 +43,7 @@ const approvalKey = { type: "string", maxLength: 200 } as const;
 const FORM_LIMIT = 4096;
 
 export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (app, options) => {
-  const { service, sources } = options;
+  const { sources, responses } = options;
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
     { parseAs: "string", bodyLimit: FORM_LIMIT },
@@ -69,17 +70,6 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     };
   };
 
-  /** The request as the page shows it; undefined when the token is unknown. */
-  const view = async (requestToken: string): Promise<KeyRequestView | undefined> => {
-    try {
-      const json = await service.keyRequests.get(requestToken);
-      return { ...json, deadline: await service.keyRequests.deadlineOf(requestToken) };
-    } catch (error) {
-      if (error instanceof ClientApiError && error.code === "not_found") return undefined;
-      throw error;
-    }
-  };
-
   const show = async (
     reply: FastifyReply,
     request: FastifyRequest,
@@ -87,7 +77,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     key: string | undefined,
     refusal?: { status: number; message: string },
   ) => {
-    const found = await view(requestToken);
+    const found = await options.keyRequest(requestToken);
     if (found === undefined)
       return sendPage(
         reply,
@@ -124,7 +114,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
           required: ["token"],
           additionalProperties: false,
         },
-        response: pageResponses({}),
+        response: responses({}),
       },
     },
     async (request, reply) => show(reply, request, request.query.token, request.query.key),
@@ -154,7 +144,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
         },
         response: {
           303: { description: "Approved: to the approval page, which follows the request.", type: "null" },
-          ...pageResponses({
+          ...responses({
             403: "Development accounts are not offered, the approval key is missing or wrong, or the form is not from this origin's page.",
             409: "Already approved, or expired.",
           }),

@@ -5,7 +5,6 @@
  * inline script and no resource from elsewhere but the hub's event stream and https images.
  */
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
-import type { ClientApiService } from "../service.js";
 import { type DevKeystore, approveRoutes } from "./approveRoutes.js";
 import { assetRoutes } from "./assets.js";
 import { channelPage } from "./channel.js";
@@ -16,6 +15,7 @@ import { homePage } from "./home.js";
 import { html } from "./html.js";
 import { type PageLimits, pageLimit } from "./limit.js";
 import { namePage } from "./name.js";
+import type { ExplorerHost } from "./host.js";
 import { pageResponses, sendPage } from "./respond.js";
 import { searchTarget } from "./search.js";
 import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
@@ -23,8 +23,12 @@ import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources 
 export type { PartUrls } from "./sources.js";
 export type { DevKeystore } from "./approveRoutes.js";
 
-export interface PagesOptions {
-  service: ClientApiService;
+export type { ExplorerHost } from "./host.js";
+export type { KeyRequestView } from "./approve.js";
+export { DEFAULT_PAGE_LIMITS, type PageLimits } from "./limit.js";
+
+export interface ExplorerOptions {
+  host: ExplorerHost;
   /** The parts' base URLs as configured; `api` is this part's own public URL. */
   urls: () => PartUrls;
   /** The CLI keystore whose accounts may approve, and its approval key: given only when served on loopback. */
@@ -74,13 +78,14 @@ const closed = (properties: Record<string, unknown>, required: string[] = []) =>
   additionalProperties: false,
 });
 
-export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options) => {
+export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, options) => {
   const sources: Sources = partSources(options.urls);
   // Pages are for people, not for other sites' scripts: no CORS headers (@fastify/cors skips routes so marked).
   app.addHook("onRoute", (route) => {
     route.config = { ...route.config, cors: false };
   });
   const limited = pageLimit(options.limits, options.now);
+  const responses = (refusals: Record<number, string>) => pageResponses(options.host.errorSchema, refusals);
   app.addHook("onSend", async (_request, reply) => {
     reply.headers(securityHeaders(options.urls));
   });
@@ -105,7 +110,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         description: "The stack's parts, counts, latest casts and the live event feed.",
         tags,
         querystring: NO_QUERY,
-        response: pageResponses({}),
+        response: responses({}),
       },
     },
     async (_request, reply) => sendPage(reply, await homePage(sources)),
@@ -122,7 +127,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         tags,
         params: closed({ fid }, ["fid"]),
         querystring: closed({ casts: { type: "string", minLength: 1, maxLength: 256 } }),
-        response: pageResponses({}),
+        response: responses({}),
       },
     },
     async (request, reply) => {
@@ -143,7 +148,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         tags,
         querystring: NO_QUERY,
         params: closed({ fid, hash: { type: "string", pattern: "^0x[0-9a-fA-F]{40}$" } }, ["fid", "hash"]),
-        response: pageResponses({}),
+        response: responses({}),
       },
     },
     async (request, reply) => {
@@ -166,7 +171,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         tags,
         querystring: NO_QUERY,
         params: closed({ name: { type: "string", minLength: 1, maxLength: 64 } }, ["name"]),
-        response: pageResponses({}),
+        response: responses({}),
       },
     },
     async (request, reply) => {
@@ -187,7 +192,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         tags,
         querystring: NO_QUERY,
         params: closed({ id: { type: "string", minLength: 1, maxLength: 64 } }, ["id"]),
-        response: pageResponses({}),
+        response: responses({}),
       },
     },
     async (request, reply) => {
@@ -211,7 +216,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
           // The filter form sends an empty fid when none is typed.
           fid: { type: "string", pattern: "^([1-9][0-9]{0,14})?$" },
         }),
-        response: pageResponses({}),
+        response: responses({}),
       },
     },
     async (request, reply) => {
@@ -234,7 +239,7 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
         description: "Sends the browser to the page of a fid, a name, a cast hash or an address.",
         tags,
         querystring: closed({ q: { type: "string", minLength: 1, maxLength: 200 } }, ["q"]),
-        response: { 303: { description: "To the page found.", type: "null" }, ...pageResponses({}) },
+        response: { 303: { description: "To the page found.", type: "null" }, ...responses({}) },
       },
     },
     async (request, reply) => {
@@ -248,11 +253,12 @@ export const pageRoutes: FastifyPluginAsync<PagesOptions> = async (app, options)
   );
 
   await app.register(approveRoutes, {
-    service: options.service,
+    keyRequest: options.host.keyRequest,
+    responses,
     sources,
     limited,
     devKeystore: options.devKeystore,
     realNetworkDomain: options.realNetworkDomain,
   });
-  await app.register(assetRoutes);
+  await app.register(assetRoutes, { notFound: options.host.notFound });
 };

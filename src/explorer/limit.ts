@@ -5,7 +5,7 @@
  * before anything is read. The pages' assets are not counted: every page loads them.
  */
 import type { onRequestAsyncHookHandler } from "fastify";
-import { clientAddressKey, RateLimiter } from "../../http/index.js";
+import { clientAddressKey, RateLimiter } from "../http/index.js";
 import { html } from "./html.js";
 import { sendPage } from "./respond.js";
 

@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
-import { notFound } from "../errors.js";
+import type { ExplorerHost } from "./host.js";
 
 const TYPES: Record<string, string> = {
   ".js": "application/javascript; charset=utf-8",
@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
 
 const ASSETS_DIR = join(import.meta.dirname, "assets");
 
-export const assetRoutes: FastifyPluginAsync = async (app) => {
+export const assetRoutes: FastifyPluginAsync<Pick<ExplorerHost, "notFound">> = async (app, { notFound }) => {
   const files = new Map<string, { type: string; body: Buffer }>();
   for (const name of readdirSync(ASSETS_DIR)) {
     const type = TYPES[extname(name)];

@@ -1,8 +1,9 @@
 import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
-import { type DevKeystore, createClientApi } from "../clientapi/index.js";
-import type { ChainClient, OnChainEventSource } from "../devchain/client.js";
-import { httpChainClient } from "../devchain/httpClient.js";
+import { createClientApi } from "../clientapi/index.js";
+import type { DevKeystore } from "../explorer/index.js";
+import type { ChainClient, OnChainEventSource } from "../interfaces/chain.js";
+import { httpChainClient } from "../interfaces/chainHttp.js";
 import { createDevchain } from "../devchain/index.js";
 import { readFileSync } from "node:fs";
 import {
@@ -13,20 +14,19 @@ import {
   isLoopback,
   listen,
 } from "../http/index.js";
-import { httpActivitySource } from "../hub/activityClient.js";
+import { httpActivitySource } from "../interfaces/activityHttp.js";
 import type { GrpcTls, HubGrpcServer } from "../hub/grpc/index.js";
 import { type HubOptions, createHub } from "../hub/index.js";
 import { namingProfile } from "../protocol/naming.js";
-import { type TransferFeed, httpTransferFeed } from "../registry/feed.js";
+import type { TransferFeed } from "../interfaces/transferFeed.js";
+import { httpTransferFeed } from "../interfaces/transferFeedHttp.js";
 import { createRegistry } from "../registry/index.js";
 import type { MigrationProgress } from "../storage/index.js";
-import type { ActivitySource } from "../clientapi/activity.js";
-import { ensureApprovalKey } from "./approvalKey.js";
-import { contextOf } from "./context.js";
+import type { ActivitySource } from "../interfaces/activity.js";
+import { mountExplorer } from "./explorer.js";
+import { ensureApprovalKey } from "../wallet/approvalKey.js";
 import { type PartName, type StackConfig, databaseFor } from "./options.js";
-import type { Progress } from "./progress.js";
 import { writeRunFile } from "./runFile.js";
-import { seedDemo } from "./seed/index.js";
 import { type SecretFile, secureStart } from "./secrets.js";
 
 export interface RunningStack {
@@ -58,8 +58,11 @@ export interface BuiltStack {
 
 /** Listeners for the long work of a start; none by default (a test or a library caller wants no lines). */
 export interface StartReports {
-  /** Seeding with --seed demo (the seed shows its own progress on stderr when not given one). */
-  seed?: Progress;
+  /**
+   * Work on the running stack before startStack returns, over the parts' HTTP APIs at `urls` (the
+   * CLI's `--seed demo`, src/cli/seedOnStart.ts); a failure stops the stack as a failed start does.
+   */
+  afterListen?: (urls: Partial<Record<PartName, string>>) => Promise<void>;
   /** Migrations of the named part's database. */
   migrations?: (part: PartName) => MigrationProgress;
   /** The hub's catch-up with the chain and the registry at start. */
@@ -187,6 +190,9 @@ export async function buildStack(
     }
 
     if (runs("api")) {
+      const { pageLimits, ...apiSettings } = config.parts.api;
+      // Read when a page or a deep link needs them: this process's parts have URLs once listening.
+      const partUrls = () => ({ ...config.urls, ...urls });
       const api = await createClientApi({
         database: databaseFor(config, "api"),
         migrationProgress: reports.migrations?.("api"),
@@ -197,10 +203,14 @@ export async function buildStack(
         activity: activity!,
         http: config.http,
         deeplink: config.deeplink,
-        // Read when a page or a deep link needs them: this process's parts have URLs once listening.
-        urls: () => ({ ...config.urls, ...urls }),
-        devKeystore: devKeystore(config),
-        ...config.parts.api,
+        publicUrl: () => partUrls().api,
+        mount: mountExplorer({
+          urls: partUrls,
+          naming,
+          devKeystore: devKeystore(config),
+          pageLimits,
+        }),
+        ...apiSettings,
       });
       started.push({ part: "api", ...api });
     }
@@ -213,8 +223,8 @@ export async function buildStack(
 
 /**
  * Builds the stack (buildStack), has every part listen on its port, the hub's gRPC too, records the
- * run in the data directory (castnet.run.json, for `castnet reset` and `status`), and seeds it when
- * asked.
+ * run in the data directory (castnet.run.json, for `castnet reset` and `status`), then runs
+ * `reports.afterListen`.
  */
 export async function startStack(
   config: StackConfig,
@@ -241,20 +251,7 @@ export async function startStack(
       urls,
       database: config.databaseUrl ? "postgres" : "sqlite",
     });
-    // Through the parts' HTTP APIs, as `castnet seed demo` does it against a running stack.
-    if (config.seed === "demo")
-      await seedDemo(
-        contextOf({
-          hubUrl: urls.hub,
-          registryUrl: urls.registry,
-          apiUrl: urls.api,
-          chainUrl: urls.chain,
-          adminToken: config.adminToken,
-          network: config.network,
-          dataDir: config.dataDir,
-        }),
-        reports.seed,
-      );
+    await reports.afterListen?.(urls);
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSy
 import { join } from "node:path";
 import type { Hex } from "viem";
 import { tightenDirectory } from "../storage/permissions.js";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../usageError.js";
 
 export interface StoredAccount {
   fid: number;

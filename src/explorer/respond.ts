@@ -1,14 +1,16 @@
 /** How page routes answer: an HTML page, and the OpenAPI declaration of those answers. */
 import type { FastifyReply } from "fastify";
-import { clientApiErrorSchema } from "../errors.js";
 import { layout, type PageFrame } from "./layout.js";
 
-const { $id: _id, ...errorBody } = clientApiErrorSchema;
 const HTML = { "text/html": { schema: { type: "string" } } };
-const HTML_OR_JSON = { ...HTML, "application/json": { schema: errorBody } };
 
-/** The answers of a page route: the page, and refusals as a page or, from the HTTP layer, JSON. */
-export function pageResponses(refusals: Record<number, string>) {
+/**
+ * The answers of a page route: the page, and refusals as a page or, from the HTTP layer, JSON in the
+ * host server's error shape (`errorSchema`, inlined without its `$id`).
+ */
+export function pageResponses(errorSchema: { $id: string }, refusals: Record<number, string>) {
+  const { $id: _id, ...errorBody } = errorSchema;
+  const HTML_OR_JSON = { ...HTML, "application/json": { schema: errorBody } };
   const responses: Record<number, object> = { 200: { description: "The page.", content: HTML } };
   for (const [status, description] of Object.entries({
     400: "The address is malformed: a page saying why, or the API's error body from the schema check.",

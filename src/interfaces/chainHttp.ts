@@ -17,8 +17,8 @@ import {
   type RegisteredFid,
   type TransactionStatus,
   eventsQuery,
-} from "./client.js";
-import { ChainError, isChainErrorCode } from "./errors.js";
+} from "./chain.js";
+import { ChainError, isChainErrorCode } from "./chainErrors.js";
 
 export interface HttpChainClientOptions {
   /** Sent as a Bearer token with operator writes. */

@@ -1,8 +1,12 @@
 /** `castnet key-request approve`: approve a signed key request as the user's wallet would. */
-import type { Hex } from "viem";
+import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { ApprovalTypedData, SignedKeyRequestJson } from "../clientapi/index.js";
-import { isRealNetworkKeyGateway, keyGatewayAddProblem } from "../protocol/eip712/index.js";
+import type { KeyRequestApproval, SignedKeyRequest } from "../client/index.js";
+import {
+  KEY_GATEWAY_ADD_TYPES,
+  isRealNetworkKeyGateway,
+  keyGatewayAddProblem,
+} from "../protocol/eip712/index.js";
 
 export interface ApproveKeyRequestOptions {
   /** Base URL of the client API, e.g. http://127.0.0.1:2282. */
@@ -66,11 +70,11 @@ async function send<T>(url: string, init: RequestInit = {}): Promise<T> {
  * (after checking that the key is the fid's custody), and posts the approval. Returns the request,
  * now `approved` (or already `completed` when the chain mined the key add at once).
  */
-export async function approveKeyRequest(options: ApproveKeyRequestOptions): Promise<SignedKeyRequestJson> {
+export async function approveKeyRequest(options: ApproveKeyRequestOptions): Promise<SignedKeyRequest> {
   const base = options.apiUrl.replace(/\/+$/, "");
   const account = privateKeyToAccount(options.custodyPrivateKey);
   const query = new URLSearchParams({ token: options.token, fid: String(options.fid) });
-  const { typedData } = await send<{ typedData: ApprovalTypedData }>(
+  const { typedData } = await send<{ typedData: KeyRequestApproval }>(
     `${base}/v2/signed-key-request/approval?${query}`,
   );
   const problem = keyGatewayAddProblem(typedData);
@@ -87,18 +91,22 @@ export async function approveKeyRequest(options: ApproveKeyRequestOptions): Prom
       `the custody key given is for ${account.address}, but fid ${options.fid} is owned by ${typedData.message.owner}`,
     );
   }
-  const { EIP712Domain: _domain, ...types } = typedData.types;
+  // Signed with the key gateway's own types, which keyGatewayAddProblem found the request's to be.
+  const { domain, message } = typedData;
   const signature = await account.signTypedData({
-    domain: typedData.domain,
-    types,
-    primaryType: typedData.primaryType,
+    domain: { ...domain, verifyingContract: domain.verifyingContract as Address },
+    types: KEY_GATEWAY_ADD_TYPES,
+    primaryType: "Add",
     message: {
-      ...typedData.message,
-      nonce: BigInt(typedData.message.nonce),
-      deadline: BigInt(typedData.message.deadline),
+      ...message,
+      owner: message.owner as Address,
+      key: message.key as Hex,
+      metadata: message.metadata as Hex,
+      nonce: BigInt(message.nonce),
+      deadline: BigInt(message.deadline),
     },
   });
-  const { signedKeyRequest } = await send<{ signedKeyRequest: SignedKeyRequestJson }>(
+  const { signedKeyRequest } = await send<{ signedKeyRequest: SignedKeyRequest }>(
     `${base}/v2/signed-key-request/approval`,
     {
       method: "POST",

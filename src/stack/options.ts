@@ -17,7 +17,7 @@ import {
 } from "./optionValues.js";
 import { refuseUntrustedLoosening, type SecuritySetting, securitySettings } from "./securitySettings.js";
 import { refuseDashValues, usageErrorOf } from "./usage.js";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../usageError.js";
 
 export type PartName = "registry" | "hub" | "api" | "chain";
 export const PART_NAMES: readonly PartName[] = ["registry", "hub", "api", "chain"];

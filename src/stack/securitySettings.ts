@@ -7,7 +7,7 @@
  */
 import { isLoopback } from "../http/operator.js";
 import type { ConfigFile } from "./configFile.js";
-import { UsageError } from "./usageError.js";
+import { UsageError } from "../usageError.js";
 
 /**
  * Start options that loosen a rule of docs/security.md: who reaches the parts (`host` beyond

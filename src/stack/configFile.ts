@@ -4,11 +4,10 @@
  * beats the defaults (options.ts applies that order).
  */
 import { closeSync, fstatSync, openSync, readFileSync, type Stats } from "node:fs";
-import type { PowerBadgeRule } from "../clientapi/powerBadges.js";
-import type { KeyRequestLimits } from "../clientapi/keyRequestLimits.js";
-import type { PageLimits } from "../clientapi/pages/limit.js";
-import type { TransferLimits } from "../registry/rateLimit.js";
-import { UsageError } from "./usageError.js";
+import type { KeyRequestLimits, PowerBadgeRule } from "../clientapi/index.js";
+import type { PageLimits } from "../explorer/index.js";
+import type { TransferLimits } from "../registry/index.js";
+import { UsageError } from "../usageError.js";
 
 export const DEFAULT_CONFIG_FILE = "castnet.config.json";
 
