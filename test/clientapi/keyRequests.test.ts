@@ -258,7 +258,11 @@ for (const engine of await testEngines()) {
         [{ ...good, deadline: String(deadline) }, 400, 'field "deadline" must be integer'],
         [{ ...good, colour: "blue" }, 400, 'field "colour" is not allowed'],
         [{ key, deadline, signature }, 400, 'field "requestFid" is required'],
-        [{ ...good, redirectUrl: "not a url" }, 400, "redirectUrl must be an http(s) URL or an app's own scheme (such as myapp://done)"],
+        [
+          { ...good, redirectUrl: "not a url" },
+          400,
+          "redirectUrl must be an http(s) URL or an app's own scheme (such as myapp://done)",
+        ],
         [[good], 400, "request body must be object"],
         ['{"key": ', 400, "request body is not valid JSON"],
       ];
