@@ -2,6 +2,7 @@
 import { statSync } from "node:fs";
 import type { Logger } from "../http/index.js";
 import { tightenDirectory } from "../storage/index.js";
+import { retireExposedApprovalKey } from "./approvalKey.js";
 
 /** A file a secret was read from, and what it holds ("admin token", "RPC credentials"). */
 export interface SecretFile {
@@ -20,6 +21,10 @@ export function secureStart(dataDir: string | undefined, secretFiles: readonly S
       logger.info(
         { paths },
         "tightened the permissions of the data directory so that only its owner reads it",
+      );
+    if (retireExposedApprovalKey(dataDir))
+      logger.warn(
+        "removed the keystore's approval key, which other users could read; a fresh one replaces it",
       );
   }
   for (const { holds, path } of secretFiles) {

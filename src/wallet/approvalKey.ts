@@ -6,7 +6,17 @@
  * and prints it in the approval link it gives that owner.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { closeSync, constants, lstatSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 
 const FILE = "approval.key";
@@ -14,10 +24,23 @@ const KEY = /^[0-9a-f]{64}$/;
 
 export const approvalKeyPath = (dataDir: string) => join(dataDir, FILE);
 
-/** The data directory's approval key, made on first use; refuses a file that is a link or that others can read. */
+/**
+ * The data directory's approval key, made on first use. A key file others could read (left 0644 by a
+ * copy or a permissive umask) may have been read: it is replaced by a fresh key. A link, or a file of
+ * another user, is refused.
+ */
 export function ensureApprovalKey(dataDir: string): string {
   const path = approvalKeyPath(dataDir);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  if (readApprovalKey(dataDir) === undefined && existsSync(path)) {
+    const stat = lstatSync(path);
+    const ours = process.getuid === undefined || stat.uid === process.getuid();
+    if (!stat.isFile() || !ours)
+      throw new Error(
+        `${path} is not castnet's approval key (a link, or another user's file): remove it and start again`,
+      );
+    unlinkSync(path);
+  }
   try {
     const fd = openSync(
       path,
@@ -35,6 +58,24 @@ export function ensureApprovalKey(dataDir: string): string {
   const key = readApprovalKey(dataDir);
   if (key === undefined) throw new Error(`${path} is not castnet's approval key: delete it and start again`);
   return key;
+}
+
+/**
+ * Removes an approval key file that others could read (it may have been read; the next start that
+ * offers the keystore makes a fresh one). Returns whether it did.
+ */
+export function retireExposedApprovalKey(dataDir: string): boolean {
+  const path = approvalKeyPath(dataDir);
+  let stat;
+  try {
+    stat = lstatSync(path);
+  } catch {
+    return false;
+  }
+  const ours = process.getuid === undefined || stat.uid === process.getuid();
+  if (!stat.isFile() || !ours || (stat.mode & 0o077) === 0) return false;
+  unlinkSync(path);
+  return true;
 }
 
 /** The approval key, or undefined where there is none usable (missing, a link, readable by others, or not a key). */

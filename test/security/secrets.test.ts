@@ -21,6 +21,9 @@ interface Running {
   stop(): Promise<string>;
 }
 
+/** Every castnet this file started: a test that fails before stopping its own leaves it to `after`. */
+const children: ChildProcess[] = [];
+
 async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -30,6 +33,7 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
+  children.push(child);
   let output = "";
   child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -81,7 +85,10 @@ function grantBadge(apiUrl: string, headers: Record<string, string> = {}) {
 
 describe("secrets at rest and in the process table", () => {
   const dirs: string[] = [];
-  after(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+  after(() => {
+    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
   const scratch = () => {
     const dir = mkdtempSync(join(tmpdir(), "castnet-secrets-"));
     dirs.push(dir);
