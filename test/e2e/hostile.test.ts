@@ -37,17 +37,9 @@ import { type Reply, type Req, closeAgents, requestsSent, send, sendRaw } from "
 import { errorLogCollector } from "./hostile/errorLogs.js";
 import { makeFixtures, readJson, until } from "./hostile/fixtures.js";
 import { type Case, describeReq, judge, short } from "./hostile/judge.js";
-import { nulStringCases } from "./hostile/nulCases.js";
+import { nulLinkMessage, nulStringCases } from "./hostile/nulCases.js";
 import { PARTS, type Part, type Shape } from "./hostile/parts.js";
-import {
-  MESSAGE_TYPE,
-  OCTET,
-  messageData,
-  pbBytes,
-  pbInt,
-  pbText,
-  signedMessage,
-} from "./hostile/protobuf.js";
+import { OCTET, pbBytes } from "./hostile/protobuf.js";
 import { type Fixtures, placeholderFixtures, routes } from "./hostile/routes.js";
 import { type WriteWatch, postgresWatch, sqliteWatch } from "./hostile/watchers.js";
 
@@ -280,14 +272,7 @@ for (const engine of engines) {
             )
           )._unsafeUnwrap(),
         ).finish();
-      const nulLink = (type: string) =>
-        signedMessage(
-          seed,
-          messageData(fx.alice.fid, {
-            type: MESSAGE_TYPE.linkAdd,
-            body: pbBytes(14, [...pbText(1, type), ...pbInt(3, fx.bob.fid)]),
-          }),
-        );
+      const nulLink = (type: string) => nulLinkMessage(fx, type);
       const submit = (body: Uint8Array, path = "/v1/submitMessage"): Req => ({
         method: "POST",
         path,

@@ -135,3 +135,14 @@ export async function nulStringCases(fx: Fixtures): Promise<{ api: Case[]; hub: 
   }
   return { api: apiCases, hub: hubCases };
 }
+
+/** Alice's link to bob of a type that holds NUL (`type`), signed with her registered key. */
+export function nulLinkMessage(fx: Fixtures, type: string): Promise<Uint8Array> {
+  return signedMessage(
+    Buffer.from(fx.alice.signerPrivateKey.slice(2), "hex"),
+    messageData(fx.alice.fid, {
+      type: MESSAGE_TYPE.linkAdd,
+      body: pbBytes(14, [...pbText(1, type), ...pbInt(3, fx.bob.fid)]),
+    }),
+  );
+}
