@@ -14,6 +14,16 @@ const action = (type: string, name: string, extra: object = {}) => ({
   ...extra,
 });
 
+/** Cast action alpha (with a postUrl) as the discovery lists answer it. */
+const ALPHA_LISTED = {
+  name: "alpha",
+  icon: "zap",
+  description: "alpha does a thing",
+  aboutUrl: "https://demo.example/alpha",
+  actionUrl: "https://demo.example/alpha/meta",
+  action: { actionType: "post", postUrl: "https://demo.example/p" },
+};
+
 /** Registers cast actions alpha (with a postUrl), beta and gamma and composer actions poll, schedule and images; their ids by name. */
 async function registerActions(api: Api): Promise<Record<string, number>> {
   const ids: Record<string, number> = {};
@@ -43,12 +53,7 @@ for (const engine of await testEngines()) {
       assert.deepEqual(made.body.result.action, {
         id: made.body.result.action.id,
         type: "cast",
-        name: "alpha",
-        icon: "zap",
-        description: "alpha does a thing",
-        aboutUrl: "https://demo.example/alpha",
-        actionUrl: "https://demo.example/alpha/meta",
-        action: { actionType: "post", postUrl: "https://demo.example/p" },
+        ...ALPHA_LISTED,
         installCount: 0,
       });
       const composer = await api.send(
@@ -112,16 +117,7 @@ for (const engine of await testEngines()) {
         const rest = await own.get(`/v2/discover-actions?list=top&cursor=${first.body.next.cursor}`);
         assert.deepEqual(rest.body, {
           result: {
-            actions: [
-              {
-                name: "alpha",
-                icon: "zap",
-                description: "alpha does a thing",
-                aboutUrl: "https://demo.example/alpha",
-                actionUrl: "https://demo.example/alpha/meta",
-                action: { actionType: "post", postUrl: "https://demo.example/p" },
-              },
-            ],
+            actions: [ALPHA_LISTED],
           },
         });
         const composer = await own.get("/v2/discover-composer-actions?list=top");

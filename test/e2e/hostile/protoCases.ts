@@ -37,6 +37,17 @@ async function signedCases(fx: Fixtures): Promise<SignedCase[]> {
     ...pbBytes(2, hash),
   ];
   const text = pbText(4, "hello");
+  // A verification of `address` with a random claim signature and block hash, drawn in that order.
+  const verification = (address: ArrayLike<number>, more: number[] = []) =>
+    data({
+      type: MESSAGE_TYPE.verificationAdd,
+      body: pbBytes(9, [
+        ...pbBytes(1, address),
+        ...pbBytes(2, RANDOM.bytes(65)),
+        ...pbBytes(3, RANDOM.bytes(32)),
+        ...more,
+      ]),
+    });
   const sign = (d: Uint8Array, override?: Envelope) => signedMessage(seed, d, override);
   const list: [string, Uint8Array, boolean][] = [];
   const certain = async (label: string, d: Uint8Array, override?: Envelope) =>
@@ -156,40 +167,9 @@ async function signedCases(fx: Fixtures): Promise<SignedCase[]> {
       body: pbBytes(12, [...pbInt(1, 3), ...pbText(2, "x".repeat(1000))]),
     }),
   );
-  await certain(
-    "verification of a 3-byte address",
-    data({
-      type: MESSAGE_TYPE.verificationAdd,
-      body: pbBytes(9, [
-        ...pbBytes(1, [1, 2, 3]),
-        ...pbBytes(2, RANDOM.bytes(65)),
-        ...pbBytes(3, RANDOM.bytes(32)),
-      ]),
-    }),
-  );
-  await certain(
-    "verification with a random claim signature",
-    data({
-      type: MESSAGE_TYPE.verificationAdd,
-      body: pbBytes(9, [
-        ...pbBytes(1, RANDOM.bytes(20)),
-        ...pbBytes(2, RANDOM.bytes(65)),
-        ...pbBytes(3, RANDOM.bytes(32)),
-      ]),
-    }),
-  );
-  await certain(
-    "verification protocol 99",
-    data({
-      type: MESSAGE_TYPE.verificationAdd,
-      body: pbBytes(9, [
-        ...pbBytes(1, RANDOM.bytes(20)),
-        ...pbBytes(2, RANDOM.bytes(65)),
-        ...pbBytes(3, RANDOM.bytes(32)),
-        ...pbInt(7, 99),
-      ]),
-    }),
-  );
+  await certain("verification of a 3-byte address", verification([1, 2, 3]));
+  await certain("verification with a random claim signature", verification(RANDOM.bytes(20)));
+  await certain("verification protocol 99", verification(RANDOM.bytes(20), pbInt(7, 99)));
   await certain("username proof of random bytes", data({ type: 12, body: pbBytes(15, RANDOM.bytes(80)) }));
   await unsure(
     "frame action, button 99",
