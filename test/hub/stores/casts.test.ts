@@ -133,11 +133,7 @@ for (const engine of await testEngines()) {
 
     it("holds 2,000 messages per storage unit", async () => {
       const dave = await newAccount(hub.stack);
-      const limits = (await get(hub.stack, `/v1/storageLimitsByFid?fid=${dave.fid}`)).body.limits;
-      assert.deepEqual(
-        limits.filter((l: Json) => l.name === "CASTS").map((l: Json) => [l.limit, l.used]),
-        [[2000, 0]],
-      );
+      assert.deepEqual(await hub.storeLimit(dave.fid, "CASTS"), [2000, 0]);
     });
   });
 }

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { testEngines } from "../../support/databases.js";
-import { core, get, hex, newAccount, options, submit, unwrap, type Account, type Json } from "../support.js";
+import { core, get, hex, newAccount, options, submit, unwrap, type Account } from "../support.js";
 import { storeSuite } from "./support.js";
 
 async function link(
@@ -72,17 +72,11 @@ for (const engine of await testEngines()) {
 
     it("breaks a tie of two adds of the same timestamp by the larger hash", async () => {
       const fid = freshTarget();
-      const [low, high] = [
+      const high = await hub.tieBrokenByHash(
         await link(hub.alice, true, fid, hub.base + 40, 1),
         await link(hub.alice, true, fid, hub.base + 40, 2),
-      ].sort((a, b) => Buffer.compare(Buffer.from(a.hash), Buffer.from(b.hash)));
-      assert.equal((await submit(hub.stack, low!)).status, 200);
-      assert.equal((await submit(hub.stack, high!)).status, 200);
-      assert.deepEqual(await hub.deletedBy(high!), [hex(low!.hash)]);
-      const refused = await submit(hub.stack, low!);
-      assert.equal(refused.body.errCode, "bad_request.conflict");
-      assert.equal(refused.body.details, "message conflicts with a more recent add");
-      assert.equal((await held(fid)).body.hash, hex(high!.hash));
+      );
+      assert.equal((await held(fid)).body.hash, hex(high.hash));
     });
 
     it("keeps a remove of a link it never saw, against earlier adds", async () => {
@@ -97,11 +91,7 @@ for (const engine of await testEngines()) {
 
     it("holds 1,000 messages per storage unit", async () => {
       const bob = await newAccount(hub.stack);
-      const limits = (await get(hub.stack, `/v1/storageLimitsByFid?fid=${bob.fid}`)).body.limits;
-      assert.deepEqual(
-        limits.filter((l: Json) => l.name === "LINKS").map((l: Json) => [l.limit, l.used]),
-        [[1000, 0]],
-      );
+      assert.deepEqual(await hub.storeLimit(bob.fid, "LINKS"), [1000, 0]);
     });
   });
 }

@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { testEngines } from "../../support/databases.js";
-import { core, get, hex, newAccount, options, submit, unwrap, type Account, type Json } from "../support.js";
+import { core, get, hex, newAccount, options, submit, unwrap, type Account } from "../support.js";
 import { storeSuite } from "./support.js";
 
 const LIKE = 1;
@@ -109,11 +109,7 @@ for (const engine of await testEngines()) {
 
     it("holds 1,000 messages per storage unit", async () => {
       const bob = await newAccount(hub.stack);
-      const limits = (await get(hub.stack, `/v1/storageLimitsByFid?fid=${bob.fid}`)).body.limits;
-      assert.deepEqual(
-        limits.filter((l: Json) => l.name === "REACTIONS").map((l: Json) => [l.limit, l.used]),
-        [[1000, 0]],
-      );
+      assert.deepEqual(await hub.storeLimit(bob.fid, "REACTIONS"), [1000, 0]);
     });
   });
 }

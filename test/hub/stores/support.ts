@@ -1,11 +1,15 @@
+import assert from "node:assert/strict";
 import { after, before } from "node:test";
 import type { TestEngine } from "../../support/databases.js";
 import {
   type core,
+  get,
+  hex,
   mergeEventOf,
   newAccount,
   protocolNow,
   startStack,
+  submit,
   type Account,
   type Json,
   type Stack,
@@ -20,6 +24,13 @@ export interface StoreSuite {
   readonly base: number;
   /** The hashes of the messages the merge of `message` deleted, from its merge event. */
   deletedBy(message: core.Message): Promise<string[]>;
+  /**
+   * Merges two messages of one set key and timestamp, the smaller hash first: the larger must delete
+   * it and refuse it afterwards as a conflict. Returns the larger, which the store must now hold.
+   */
+  tieBrokenByHash(a: core.Message, b: core.Message): Promise<core.Message>;
+  /** The fid's [limit, used] of the store named as storageLimitsByFid names it ("LINKS"). */
+  storeLimit(fid: number, name: string): Promise<[number, number]>;
 }
 
 /**
@@ -42,6 +53,10 @@ export function storeSuite(engine: TestEngine, options: { account?: boolean } = 
       throw new Error(`the store suite has no ${what} (before it started, or account: false)`);
     return value;
   };
+  const deletedBy = async (message: core.Message): Promise<string[]> =>
+    (await mergeEventOf(started(stack, "stack"), message)).mergeMessageBody.deletedMessages.map(
+      (m: Json) => m.hash,
+    );
   return {
     get stack() {
       return started(stack, "stack");
@@ -50,9 +65,22 @@ export function storeSuite(engine: TestEngine, options: { account?: boolean } = 
       return started(alice, "account");
     },
     base,
-    deletedBy: async (message) =>
-      (await mergeEventOf(started(stack, "stack"), message)).mergeMessageBody.deletedMessages.map(
-        (m: Json) => m.hash,
-      ),
+    deletedBy,
+    async tieBrokenByHash(a, b) {
+      const hub = started(stack, "stack");
+      const [low, high] = [a, b].sort((x, y) => Buffer.compare(Buffer.from(x.hash), Buffer.from(y.hash)));
+      assert.equal((await submit(hub, low!)).status, 200);
+      assert.equal((await submit(hub, high!)).status, 200);
+      assert.deepEqual(await deletedBy(high!), [hex(low!.hash)]);
+      const refused = await submit(hub, low!);
+      assert.equal(refused.body.errCode, "bad_request.conflict");
+      assert.equal(refused.body.details, "message conflicts with a more recent add");
+      return high!;
+    },
+    async storeLimit(fid, name) {
+      const limits = (await get(started(stack, "stack"), `/v1/storageLimitsByFid?fid=${fid}`)).body.limits;
+      const store = limits.find((l: Json) => l.name === name);
+      return [store.limit, store.used];
+    },
   };
 }
