@@ -46,8 +46,11 @@ if (files.some((f) => f.startsWith(join("test", "pages"))) && !existsSync(CHROMI
   }
 }
 // The tests that run the castnet command run the built one (test/support/cli.ts): build it once here.
-const build = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
-if (build.status !== 0) process.exit(build.status ?? 1);
+// The unit tier (test/unit) imports src through tsx and starts nothing, so it runs without a build.
+if (files.some((f) => !f.startsWith(join("test", "unit")))) {
+  const build = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 // One file more than there are cores: many files spend much of their time waiting for a stack
 // they started, for PostgreSQL or for the browser (two at once on 2 cores kept 1.5 cores busy).
 const concurrency = availableParallelism() + 1;

@@ -2,7 +2,7 @@
 import { statSync } from "node:fs";
 import type { Logger } from "../http/index.js";
 import { tightenDirectory } from "../storage/index.js";
-import { retireExposedApprovalKey } from "./approvalKey.js";
+import { retireExposedApprovalKey } from "../wallet/approvalKey.js";
 
 /** A file a secret was read from, and what it holds ("admin token", "RPC credentials"). */
 export interface SecretFile {

@@ -1,24 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { ApiTables } from "../../src/clientapi/tables.js";
-import { lastSlot, nextSlot } from "../../src/clientapi/schedule.js";
 import { type Database, openDatabase } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";
 import { type Harness, call, startHarness } from "./support.js";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 const DAY = 86_400;
-
-describe("power-badge slots", () => {
-  it("are Tuesdays at 12:00:00 UTC", () => {
-    assert.equal(lastSlot(at("2024-06-04T12:00:00Z")), at("2024-06-04T12:00:00Z"));
-    assert.equal(lastSlot(at("2024-06-04T11:59:59Z")), at("2024-05-28T12:00:00Z"));
-    assert.equal(lastSlot(at("2024-06-10T23:59:59Z")), at("2024-06-04T12:00:00Z"));
-    assert.equal(nextSlot(at("2024-06-04T12:00:00Z")), at("2024-06-11T12:00:00Z"));
-    assert.equal(nextSlot(at("2024-06-01T00:00:00Z")), at("2024-06-04T12:00:00Z"));
-    assert.equal(lastSlot(at("1970-01-06T12:00:00Z")), at("1970-01-06T12:00:00Z"));
-  });
-});
 
 async function until(what: string, check: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 5000;

@@ -1,3 +1,4 @@
+import { after, before } from "node:test";
 import { type Hex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ActivitySource } from "../../src/interfaces/activity.js";
@@ -112,4 +113,50 @@ export async function registerWallet(devchain: Devchain): Promise<Wallet> {
 
 export function randomKey(): Hex {
   return `0x${Buffer.from(crypto.getRandomValues(new Uint8Array(32))).toString("hex")}`;
+}
+
+/** The clock of the domain tests' client API (Unix seconds): fixed, so that answers can be written out in full. */
+export const NOW = 1_750_000_000;
+
+/** A client API under test and the two ways the domain tests speak to it. */
+export interface Api {
+  readonly harness: Harness;
+  get(path: string): Promise<Reply>;
+  /** Any method, for the operator's routes (loopback, no token) and public writes alike. */
+  send(method: string, path: string, body?: unknown): Promise<Reply>;
+}
+
+function apiOf(harness: () => Harness): Api {
+  return {
+    get harness() {
+      return harness();
+    },
+    get: (path) => call(harness().url, "GET", path),
+    send: (method, path, body) => call(harness().url, method, path, body),
+  };
+}
+
+/**
+ * One client API (clock at NOW) for the tests of the calling describe, started before them and
+ * closed after them. Each test makes the state it reads under ids and fids no other test uses, so
+ * that it passes alone (`--test-name-pattern`) as well as beside the others; a test that reads a whole
+ * list takes a client API of its own (`withApi`).
+ */
+export function sharedApi(engine: TestEngine, options: HarnessOptions = {}): Api {
+  let harness: Harness | undefined;
+  before(async () => {
+    harness = await startHarness(engine, { now: () => NOW * 1000, ...options });
+  });
+  after(() => harness?.close());
+  return apiOf(() => harness!);
+}
+
+/** Runs `use` against a client API of its own (clock at NOW), empty at first, and closes it after. */
+export async function withApi<T>(engine: TestEngine, use: (api: Api) => Promise<T>): Promise<T> {
+  const harness = await startHarness(engine, { now: () => NOW * 1000 });
+  try {
+    return await use(apiOf(() => harness));
+  } finally {
+    await harness.close();
+  }
 }

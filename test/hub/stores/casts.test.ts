@@ -4,7 +4,7 @@
  * cast is kept so that the cast can never be added, and the store holds 2,000 messages per unit.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { testEngines } from "../../support/databases.js";
 import {
   castAdd,
@@ -14,14 +14,12 @@ import {
   mergeEventOf,
   newAccount,
   options,
-  protocolNow,
-  startStack,
   submit,
   unwrap,
   type Account,
   type Json,
-  type Stack,
 } from "../support.js";
+import { storeSuite } from "./support.js";
 
 function castRemove(account: Account, target: core.Message, timestamp: number) {
   return core
@@ -31,26 +29,19 @@ function castRemove(account: Account, target: core.Message, timestamp: number) {
 
 for (const engine of await testEngines()) {
   describe(`casts store on ${engine.engine}`, { skip: engine.skip }, () => {
-    let stack: Stack;
-    const base = protocolNow() - 1000;
-    before(async () => {
-      stack = await startStack(engine);
-    });
-    after(async () => {
-      await stack?.close();
-    });
+    const hub = storeSuite(engine, { account: false });
 
     const listed = async (account: Account) =>
-      (await get(stack, `/v1/castsByFid?fid=${account.fid}`)).body.messages.map((m: Json) => m.hash);
+      (await get(hub.stack, `/v1/castsByFid?fid=${account.fid}`)).body.messages.map((m: Json) => m.hash);
 
     describe("a merged cast", () => {
       let alice: Account;
       let cast: core.Message;
       let merged: { status: number; body: Json };
       before(async () => {
-        alice = await newAccount(stack);
+        alice = await newAccount(hub.stack);
         cast = await castAdd(alice, "hello world");
-        merged = await submit(stack, cast);
+        merged = await submit(hub.stack, cast);
       });
 
       it("is answered with its JSON", () => {
@@ -60,7 +51,7 @@ for (const engine of await testEngines()) {
       });
 
       it("is refused when submitted again, as a duplicate", async () => {
-        const duplicate = await submit(stack, cast);
+        const duplicate = await submit(hub.stack, cast);
         assert.equal(duplicate.status, 400);
         assert.equal(duplicate.body.errCode, "bad_request.duplicate");
         assert.equal(duplicate.body.details, "message has already been merged");
@@ -72,28 +63,28 @@ for (const engine of await testEngines()) {
       let cast: core.Message;
       let remove: core.Message;
       before(async () => {
-        alice = await newAccount(stack);
-        cast = await castAdd(alice, "soon removed", {}, base + 10);
-        assert.equal((await submit(stack, cast)).status, 200);
-        remove = await castRemove(alice, cast, base + 5);
+        alice = await newAccount(hub.stack);
+        cast = await castAdd(alice, "soon removed", {}, hub.base + 10);
+        assert.equal((await submit(hub.stack, cast)).status, 200);
+        remove = await castRemove(alice, cast, hub.base + 5);
       });
 
       it("beats the add even with an earlier timestamp, and replaces it", async () => {
-        const removed = await submit(stack, remove);
+        const removed = await submit(hub.stack, remove);
         assert.equal(removed.status, 200);
         assert.equal(removed.body.data.type, "MESSAGE_TYPE_CAST_REMOVE");
-        const event = await mergeEventOf(stack, remove);
+        const event = await mergeEventOf(hub.stack, remove);
         assert.deepEqual(
           event.mergeMessageBody.deletedMessages.map((m: Json) => m.hash),
           [hex(cast.hash)],
         );
-        const gone = await get(stack, `/v1/castById?fid=${alice.fid}&hash=${hex(cast.hash)}`);
+        const gone = await get(hub.stack, `/v1/castById?fid=${alice.fid}&hash=${hex(cast.hash)}`);
         assert.equal(gone.status, 404);
         assert.equal(gone.body.errCode, "not_found");
       });
 
       it("keeps the cast out for good: a later submit conflicts with the remove", async () => {
-        const again = await submit(stack, cast);
+        const again = await submit(hub.stack, cast);
         assert.equal(again.status, 400);
         assert.equal(again.body.errCode, "bad_request.conflict");
         assert.equal(again.body.details, "message conflicts with a more recent remove");
@@ -104,14 +95,14 @@ for (const engine of await testEngines()) {
       });
 
       it("gives way to a later remove of the same cast, and refuses an earlier one", async () => {
-        const later = await castRemove(alice, cast, base + 20);
-        assert.equal((await submit(stack, later)).status, 200);
-        const event = await mergeEventOf(stack, later);
+        const later = await castRemove(alice, cast, hub.base + 20);
+        assert.equal((await submit(hub.stack, later)).status, 200);
+        const event = await mergeEventOf(hub.stack, later);
         assert.deepEqual(
           event.mergeMessageBody.deletedMessages.map((m: Json) => m.hash),
           [hex(remove.hash)],
         );
-        const earlier = await submit(stack, await castRemove(alice, cast, base + 1));
+        const earlier = await submit(hub.stack, await castRemove(alice, cast, hub.base + 1));
         assert.equal(earlier.status, 400);
         assert.equal(earlier.body.errCode, "bad_request.conflict");
         assert.equal(earlier.body.details, "message conflicts with a more recent remove");
@@ -120,11 +111,11 @@ for (const engine of await testEngines()) {
     });
 
     it("keeps a remove of a cast it never saw, so that the cast can never be added", async () => {
-      const bob = await newAccount(stack);
-      const unseen = await castAdd(bob, "removed before it arrived", {}, base + 30);
-      const remove = await castRemove(bob, unseen, base + 10);
-      assert.equal((await submit(stack, remove)).status, 200);
-      const refused = await submit(stack, unseen);
+      const bob = await newAccount(hub.stack);
+      const unseen = await castAdd(bob, "removed before it arrived", {}, hub.base + 30);
+      const remove = await castRemove(bob, unseen, hub.base + 10);
+      assert.equal((await submit(hub.stack, remove)).status, 200);
+      const refused = await submit(hub.stack, unseen);
       assert.equal(refused.status, 400);
       assert.equal(refused.body.errCode, "bad_request.conflict");
       assert.equal(refused.body.details, "message conflicts with a more recent remove");
@@ -132,21 +123,17 @@ for (const engine of await testEngines()) {
     });
 
     it("never lets two adds conflict, whatever their timestamps", async () => {
-      const carol = await newAccount(stack);
-      const later = await castAdd(carol, "same text", {}, base + 50);
-      const earlier = await castAdd(carol, "same text", {}, base + 40);
-      assert.equal((await submit(stack, later)).status, 200);
-      assert.equal((await submit(stack, earlier)).status, 200);
+      const carol = await newAccount(hub.stack);
+      const later = await castAdd(carol, "same text", {}, hub.base + 50);
+      const earlier = await castAdd(carol, "same text", {}, hub.base + 40);
+      assert.equal((await submit(hub.stack, later)).status, 200);
+      assert.equal((await submit(hub.stack, earlier)).status, 200);
       assert.deepEqual((await listed(carol)).sort(), [hex(later.hash), hex(earlier.hash)].sort());
     });
 
     it("holds 2,000 messages per storage unit", async () => {
-      const dave = await newAccount(stack);
-      const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${dave.fid}`)).body.limits;
-      assert.deepEqual(
-        limits.filter((l: Json) => l.name === "CASTS").map((l: Json) => [l.limit, l.used]),
-        [[2000, 0]],
-      );
+      const dave = await newAccount(hub.stack);
+      assert.deepEqual(await hub.storeLimit(dave.fid, "CASTS"), [2000, 0]);
     });
   });
 }

@@ -5,23 +5,10 @@
  * compact state the store keeps beside its links has a file of its own.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { testEngines } from "../../support/databases.js";
-import {
-  core,
-  get,
-  hex,
-  mergeEventOf,
-  newAccount,
-  options,
-  protocolNow,
-  startStack,
-  submit,
-  unwrap,
-  type Account,
-  type Json,
-  type Stack,
-} from "../support.js";
+import { core, get, hex, newAccount, options, submit, unwrap, type Account } from "../support.js";
+import { storeSuite } from "./support.js";
 
 async function link(
   account: Account,
@@ -39,40 +26,29 @@ async function link(
 
 for (const engine of await testEngines()) {
   describe(`links store on ${engine.engine}`, { skip: engine.skip }, () => {
-    let stack: Stack;
-    let alice: Account;
-    const base = protocolNow() - 1000;
+    const hub = storeSuite(engine);
     let target = 800_000;
     /** A target fid no other test links to. */
     const freshTarget = () => ++target;
-    before(async () => {
-      stack = await startStack(engine);
-      alice = await newAccount(stack);
-    });
-    after(async () => {
-      await stack?.close();
-    });
 
     const held = (targetFid: number) =>
-      get(stack, `/v1/linkById?fid=${alice.fid}&target_fid=${targetFid}&link_type=follow`);
-    const deletedBy = async (message: core.Message) =>
-      (await mergeEventOf(stack, message)).mergeMessageBody.deletedMessages.map((m: Json) => m.hash);
+      get(hub.stack, `/v1/linkById?fid=${hub.alice.fid}&target_fid=${targetFid}&link_type=follow`);
 
     it("lets a later remove replace the add", async () => {
       const fid = freshTarget();
-      const add = await link(alice, true, fid, base + 10);
-      const remove = await link(alice, false, fid, base + 11);
-      assert.equal((await submit(stack, add)).status, 200);
-      assert.equal((await submit(stack, remove)).status, 200);
-      assert.deepEqual(await deletedBy(remove), [hex(add.hash)]);
+      const add = await link(hub.alice, true, fid, hub.base + 10);
+      const remove = await link(hub.alice, false, fid, hub.base + 11);
+      assert.equal((await submit(hub.stack, add)).status, 200);
+      assert.equal((await submit(hub.stack, remove)).status, 200);
+      assert.deepEqual(await hub.deletedBy(remove), [hex(add.hash)]);
       assert.equal((await held(fid)).status, 404);
     });
 
     it("refuses a remove earlier than the add it competes with", async () => {
       const fid = freshTarget();
-      const add = await link(alice, true, fid, base + 20);
-      await submit(stack, add);
-      const refused = await submit(stack, await link(alice, false, fid, base + 19));
+      const add = await link(hub.alice, true, fid, hub.base + 20);
+      await submit(hub.stack, add);
+      const refused = await submit(hub.stack, await link(hub.alice, false, fid, hub.base + 19));
       assert.equal(refused.status, 400);
       assert.equal(refused.body.errCode, "bad_request.conflict");
       assert.equal(refused.body.details, "message conflicts with a more recent add");
@@ -81,51 +57,41 @@ for (const engine of await testEngines()) {
 
     it("lets a remove beat an add of the same timestamp, whichever arrives first", async () => {
       const first = freshTarget();
-      const add = await link(alice, true, first, base + 30);
-      const remove = await link(alice, false, first, base + 30);
-      await submit(stack, add);
-      assert.equal((await submit(stack, remove)).status, 200);
-      assert.deepEqual(await deletedBy(remove), [hex(add.hash)]);
+      const add = await link(hub.alice, true, first, hub.base + 30);
+      const remove = await link(hub.alice, false, first, hub.base + 30);
+      await submit(hub.stack, add);
+      assert.equal((await submit(hub.stack, remove)).status, 200);
+      assert.deepEqual(await hub.deletedBy(remove), [hex(add.hash)]);
 
       const second = freshTarget();
-      await submit(stack, await link(alice, false, second, base + 30));
-      const refused = await submit(stack, await link(alice, true, second, base + 30));
+      await submit(hub.stack, await link(hub.alice, false, second, hub.base + 30));
+      const refused = await submit(hub.stack, await link(hub.alice, true, second, hub.base + 30));
       assert.equal(refused.body.errCode, "bad_request.conflict");
       assert.equal(refused.body.details, "message conflicts with a more recent remove");
     });
 
     it("breaks a tie of two adds of the same timestamp by the larger hash", async () => {
       const fid = freshTarget();
-      const [low, high] = [
-        await link(alice, true, fid, base + 40, 1),
-        await link(alice, true, fid, base + 40, 2),
-      ].sort((a, b) => Buffer.compare(Buffer.from(a.hash), Buffer.from(b.hash)));
-      assert.equal((await submit(stack, low!)).status, 200);
-      assert.equal((await submit(stack, high!)).status, 200);
-      assert.deepEqual(await deletedBy(high!), [hex(low!.hash)]);
-      const refused = await submit(stack, low!);
-      assert.equal(refused.body.errCode, "bad_request.conflict");
-      assert.equal(refused.body.details, "message conflicts with a more recent add");
-      assert.equal((await held(fid)).body.hash, hex(high!.hash));
+      const high = await hub.tieBrokenByHash(
+        await link(hub.alice, true, fid, hub.base + 40, 1),
+        await link(hub.alice, true, fid, hub.base + 40, 2),
+      );
+      assert.equal((await held(fid)).body.hash, hex(high.hash));
     });
 
     it("keeps a remove of a link it never saw, against earlier adds", async () => {
       const fid = freshTarget();
-      const remove = await link(alice, false, fid, base + 50);
-      assert.equal((await submit(stack, remove)).status, 200);
-      assert.deepEqual(await deletedBy(remove), []);
-      const refused = await submit(stack, await link(alice, true, fid, base + 49));
+      const remove = await link(hub.alice, false, fid, hub.base + 50);
+      assert.equal((await submit(hub.stack, remove)).status, 200);
+      assert.deepEqual(await hub.deletedBy(remove), []);
+      const refused = await submit(hub.stack, await link(hub.alice, true, fid, hub.base + 49));
       assert.equal(refused.body.errCode, "bad_request.conflict");
       assert.equal(refused.body.details, "message conflicts with a more recent remove");
     });
 
     it("holds 1,000 messages per storage unit", async () => {
-      const bob = await newAccount(stack);
-      const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${bob.fid}`)).body.limits;
-      assert.deepEqual(
-        limits.filter((l: Json) => l.name === "LINKS").map((l: Json) => [l.limit, l.used]),
-        [[1000, 0]],
-      );
+      const bob = await newAccount(hub.stack);
+      assert.deepEqual(await hub.storeLimit(bob.fid, "LINKS"), [1000, 0]);
     });
   });
 }

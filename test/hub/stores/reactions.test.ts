@@ -7,23 +7,10 @@
  * hash) never decides between two reactions: it is tested in the links and user data stores.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { testEngines } from "../../support/databases.js";
-import {
-  core,
-  get,
-  hex,
-  mergeEventOf,
-  newAccount,
-  options,
-  protocolNow,
-  startStack,
-  submit,
-  unwrap,
-  type Account,
-  type Json,
-  type Stack,
-} from "../support.js";
+import { core, get, hex, newAccount, options, submit, unwrap, type Account } from "../support.js";
+import { storeSuite } from "./support.js";
 
 const LIKE = 1;
 
@@ -42,42 +29,31 @@ async function reaction(
 
 for (const engine of await testEngines()) {
   describe(`reactions store on ${engine.engine}`, { skip: engine.skip }, () => {
-    let stack: Stack;
-    let alice: Account;
-    const base = protocolNow() - 1000;
+    const hub = storeSuite(engine);
     let target = 0;
     /** A URL no other test reacts to. */
     const freshUrl = () => `https://example.com/${++target}`;
-    before(async () => {
-      stack = await startStack(engine);
-      alice = await newAccount(stack);
-    });
-    after(async () => {
-      await stack?.close();
-    });
 
     const held = async (url: string) =>
       get(
-        stack,
-        `/v1/reactionById?fid=${alice.fid}&reaction_type=${LIKE}&target_url=${encodeURIComponent(url)}`,
+        hub.stack,
+        `/v1/reactionById?fid=${hub.alice.fid}&reaction_type=${LIKE}&target_url=${encodeURIComponent(url)}`,
       );
-    const deletedBy = async (message: core.Message) =>
-      (await mergeEventOf(stack, message)).mergeMessageBody.deletedMessages.map((m: Json) => m.hash);
 
     it("lets a later remove replace the add", async () => {
       const url = freshUrl();
-      const add = await reaction(alice, true, url, base + 10);
-      const remove = await reaction(alice, false, url, base + 11);
-      assert.equal((await submit(stack, add)).status, 200);
-      assert.equal((await submit(stack, remove)).status, 200);
-      assert.deepEqual(await deletedBy(remove), [hex(add.hash)]);
+      const add = await reaction(hub.alice, true, url, hub.base + 10);
+      const remove = await reaction(hub.alice, false, url, hub.base + 11);
+      assert.equal((await submit(hub.stack, add)).status, 200);
+      assert.equal((await submit(hub.stack, remove)).status, 200);
+      assert.deepEqual(await hub.deletedBy(remove), [hex(add.hash)]);
       assert.equal((await held(url)).status, 404);
     });
 
     it("refuses an add earlier than the remove it competes with", async () => {
       const url = freshUrl();
-      await submit(stack, await reaction(alice, false, url, base + 20));
-      const refused = await submit(stack, await reaction(alice, true, url, base + 19));
+      await submit(hub.stack, await reaction(hub.alice, false, url, hub.base + 20));
+      const refused = await submit(hub.stack, await reaction(hub.alice, true, url, hub.base + 19));
       assert.equal(refused.status, 400);
       assert.equal(refused.body.errCode, "bad_request.conflict");
       assert.equal(refused.body.details, "message conflicts with a more recent remove");
@@ -85,9 +61,9 @@ for (const engine of await testEngines()) {
 
     it("refuses a remove earlier than the add it competes with", async () => {
       const url = freshUrl();
-      const add = await reaction(alice, true, url, base + 30);
-      await submit(stack, add);
-      const refused = await submit(stack, await reaction(alice, false, url, base + 29));
+      const add = await reaction(hub.alice, true, url, hub.base + 30);
+      await submit(hub.stack, add);
+      const refused = await submit(hub.stack, await reaction(hub.alice, false, url, hub.base + 29));
       assert.equal(refused.status, 400);
       assert.equal(refused.body.errCode, "bad_request.conflict");
       assert.equal(refused.body.details, "message conflicts with a more recent add");
@@ -96,48 +72,44 @@ for (const engine of await testEngines()) {
 
     it("lets a remove beat an add of the same timestamp, whichever arrives first", async () => {
       const first = freshUrl();
-      const add = await reaction(alice, true, first, base + 40);
-      const remove = await reaction(alice, false, first, base + 40);
-      await submit(stack, add);
-      assert.equal((await submit(stack, remove)).status, 200);
-      assert.deepEqual(await deletedBy(remove), [hex(add.hash)]);
+      const add = await reaction(hub.alice, true, first, hub.base + 40);
+      const remove = await reaction(hub.alice, false, first, hub.base + 40);
+      await submit(hub.stack, add);
+      assert.equal((await submit(hub.stack, remove)).status, 200);
+      assert.deepEqual(await hub.deletedBy(remove), [hex(add.hash)]);
 
       const second = freshUrl();
-      await submit(stack, await reaction(alice, false, second, base + 40));
-      const refused = await submit(stack, await reaction(alice, true, second, base + 40));
+      await submit(hub.stack, await reaction(hub.alice, false, second, hub.base + 40));
+      const refused = await submit(hub.stack, await reaction(hub.alice, true, second, hub.base + 40));
       assert.equal(refused.body.errCode, "bad_request.conflict");
       assert.equal(refused.body.details, "message conflicts with a more recent remove");
     });
 
     it("takes the add back only with a timestamp later than the remove", async () => {
       const url = freshUrl();
-      await submit(stack, await reaction(alice, true, url, base + 50));
-      const remove = await reaction(alice, false, url, base + 51);
-      await submit(stack, remove);
-      const readd = await reaction(alice, true, url, base + 52);
-      assert.equal((await submit(stack, readd)).status, 200);
-      assert.deepEqual(await deletedBy(readd), [hex(remove.hash)]);
+      await submit(hub.stack, await reaction(hub.alice, true, url, hub.base + 50));
+      const remove = await reaction(hub.alice, false, url, hub.base + 51);
+      await submit(hub.stack, remove);
+      const readd = await reaction(hub.alice, true, url, hub.base + 52);
+      assert.equal((await submit(hub.stack, readd)).status, 200);
+      assert.deepEqual(await hub.deletedBy(readd), [hex(remove.hash)]);
       assert.equal((await held(url)).body.hash, hex(readd.hash));
     });
 
     it("keeps a remove of a reaction it never saw", async () => {
       const url = freshUrl();
-      const remove = await reaction(alice, false, url, base + 60);
-      const merged = await submit(stack, remove);
+      const remove = await reaction(hub.alice, false, url, hub.base + 60);
+      const merged = await submit(hub.stack, remove);
       assert.equal(merged.status, 200);
       assert.equal(merged.body.data.type, "MESSAGE_TYPE_REACTION_REMOVE");
-      assert.deepEqual(await deletedBy(remove), []);
-      const refused = await submit(stack, await reaction(alice, true, url, base + 59));
+      assert.deepEqual(await hub.deletedBy(remove), []);
+      const refused = await submit(hub.stack, await reaction(hub.alice, true, url, hub.base + 59));
       assert.equal(refused.body.errCode, "bad_request.conflict");
     });
 
     it("holds 1,000 messages per storage unit", async () => {
-      const bob = await newAccount(stack);
-      const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${bob.fid}`)).body.limits;
-      assert.deepEqual(
-        limits.filter((l: Json) => l.name === "REACTIONS").map((l: Json) => [l.limit, l.used]),
-        [[1000, 0]],
-      );
+      const bob = await newAccount(hub.stack);
+      assert.deepEqual(await hub.storeLimit(bob.fid, "REACTIONS"), [1000, 0]);
     });
   });
 }

@@ -6,7 +6,7 @@
  * registry: test/hub/names.test.ts.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { testEngines } from "../../support/databases.js";
 import {
@@ -16,13 +16,13 @@ import {
   hex,
   newAccount,
   options,
-  startStack,
   submit,
   unwrap,
   type Account,
   type Json,
   type Stack,
 } from "../support.js";
+import { storeSuite } from "./support.js";
 
 const EPOCH_SECONDS = 1609459200;
 
@@ -67,28 +67,22 @@ async function proofEvents(stack: Stack): Promise<Json[]> {
 
 for (const engine of await testEngines()) {
   describe(`username proofs store on ${engine.engine}`, { skip: engine.skip }, () => {
-    let stack: Stack;
+    const hub = storeSuite(engine, { account: false });
     const now = Math.floor(Date.now() / 1000);
-    before(async () => {
-      stack = await startStack(engine);
-    });
-    after(async () => {
-      await stack?.close();
-    });
 
     describe("a proof whose owner is the fid's custody address", () => {
       let bob: Account;
       let proof: Proof;
       let merged: { status: number; body: Json };
       before(async () => {
-        bob = await newAccount(stack);
+        bob = await newAccount(hub.stack);
         proof = await ensProof(bob, "bob.eth", now - 100);
-        merged = await submit(stack, proof.message);
+        merged = await submit(hub.stack, proof.message);
       });
 
       it("merges and is served by name", async () => {
         assert.equal(merged.status, 200, JSON.stringify(merged.body));
-        assert.deepEqual((await get(stack, "/v1/userNameProofByName?name=bob.eth")).body, {
+        assert.deepEqual((await get(hub.stack, "/v1/userNameProofByName?name=bob.eth")).body, {
           timestamp: now - 100,
           name: "bob.eth",
           owner: bob.custody.address.toLowerCase(),
@@ -99,16 +93,16 @@ for (const engine of await testEngines()) {
       });
 
       it("is reported with its message in a MERGE_USERNAME_PROOF event", async () => {
-        const event = (await proofEvents(stack)).at(-1);
+        const event = (await proofEvents(hub.stack)).at(-1);
         assert.equal(event.usernameProofMessage.hash, hex(proof.message.hash));
       });
 
       it("lets the fid take the name as its USERNAME", async () => {
-        assert.equal((await submit(stack, await username(bob, "bob.eth"))).status, 200);
+        assert.equal((await submit(hub.stack, await username(bob, "bob.eth"))).status, 200);
       });
 
       it("is refused when submitted again, as a duplicate", async () => {
-        const duplicate = await submit(stack, proof.message);
+        const duplicate = await submit(hub.stack, proof.message);
         assert.equal(duplicate.status, 400);
         assert.equal(duplicate.body.errCode, "bad_request.duplicate");
         assert.equal(duplicate.body.details, "message has already been merged");
@@ -116,15 +110,15 @@ for (const engine of await testEngines()) {
 
       it("gives way to a later proof of the same name and owner, which deletes it", async () => {
         const later = await ensProof(bob, "bob.eth", now - 50);
-        assert.equal((await submit(stack, later.message)).status, 200);
-        const event = (await proofEvents(stack)).at(-1);
+        assert.equal((await submit(hub.stack, later.message)).status, 200);
+        const event = (await proofEvents(hub.stack)).at(-1);
         assert.equal(event.usernameProofMessage.hash, hex(later.message.hash));
         assert.equal(event.deletedUsernameProofMessage.hash, hex(proof.message.hash));
-        assert.equal((await get(stack, "/v1/userNameProofByName?name=bob.eth")).body.timestamp, now - 50);
+        assert.equal((await get(hub.stack, "/v1/userNameProofByName?name=bob.eth")).body.timestamp, now - 50);
       });
 
       it("refuses a proof earlier than the one it holds", async () => {
-        const earlier = await submit(stack, (await ensProof(bob, "bob.eth", now - 200)).message);
+        const earlier = await submit(hub.stack, (await ensProof(bob, "bob.eth", now - 200)).message);
         assert.equal(earlier.status, 400);
         assert.equal(earlier.body.errCode, "bad_request.conflict");
         assert.equal(earlier.body.details, "message conflicts with a more recent add");
@@ -132,9 +126,9 @@ for (const engine of await testEngines()) {
     });
 
     it("refuses a proof whose owner is not an address of the fid", async () => {
-      const eve = await newAccount(stack);
+      const eve = await newAccount(hub.stack);
       const stranger = privateKeyToAccount(generatePrivateKey());
-      const refused = await submit(stack, (await ensProof(eve, "eve.eth", now - 100, stranger)).message);
+      const refused = await submit(hub.stack, (await ensProof(eve, "eve.eth", now - 100, stranger)).message);
       assert.equal(refused.status, 400);
       assert.equal(refused.body.details, `ens name does not belong to fid: ${eve.fid}`);
     });
@@ -143,13 +137,13 @@ for (const engine of await testEngines()) {
       let carol: Account;
       const proofs: Proof[] = [];
       before(async () => {
-        carol = await newAccount(stack);
+        carol = await newAccount(hub.stack);
         for (let i = 0; i < 6; i++) proofs.push(await ensProof(carol, `carol${i}.eth`, now - 100 + i));
-        for (const p of proofs) assert.equal((await submit(stack, p.message)).status, 200);
+        for (const p of proofs) assert.equal((await submit(hub.stack, p.message)).status, 200);
       });
 
       it("prunes its oldest proof to stay within 5 per unit", async () => {
-        const served = (await get(stack, `/v1/userNameProofsByFid?fid=${carol.fid}`)).body.proofs;
+        const served = (await get(hub.stack, `/v1/userNameProofsByFid?fid=${carol.fid}`)).body.proofs;
         assert.deepEqual(served.map((p: Json) => p.name).sort(), [
           "carol1.eth",
           "carol2.eth",
@@ -157,11 +151,11 @@ for (const engine of await testEngines()) {
           "carol4.eth",
           "carol5.eth",
         ]);
-        assert.equal((await get(stack, "/v1/userNameProofByName?name=carol0.eth")).status, 404);
+        assert.equal((await get(hub.stack, "/v1/userNameProofByName?name=carol0.eth")).status, 404);
       });
 
       it("reports the pruned proof in a MERGE_USERNAME_PROOF event with only its deleted fields", async () => {
-        const pruned = (await proofEvents(stack)).filter(
+        const pruned = (await proofEvents(hub.stack)).filter(
           (body) => body.deletedUsernameProofMessage?.hash === hex(proofs[0]!.message.hash),
         );
         assert.equal(pruned.length, 1);
@@ -172,11 +166,7 @@ for (const engine of await testEngines()) {
       });
 
       it("holds 5 proofs per storage unit", async () => {
-        const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${carol.fid}`)).body.limits;
-        assert.deepEqual(
-          limits.filter((l: Json) => l.name === "USERNAME_PROOFS").map((l: Json) => [l.limit, l.used]),
-          [[5, 5]],
-        );
+        assert.deepEqual(await hub.storeLimit(carol.fid, "USERNAME_PROOFS"), [5, 5]);
       });
     });
   });

@@ -35,7 +35,25 @@ describe("RateLimiter", () => {
     assert.equal(limiter.waitSeconds("a"), 1);
   });
 
-  it("refuses a burst that is not a positive number", () => {
-    assert.throws(() => new RateLimiter(60, Date.now, 0), /burst/);
+  it("refuses a rate or a burst that is not a positive number", () => {
+    assert.throws(() => new RateLimiter(60, Date.now, 0), {
+      message: "a burst must be a positive number of requests, not 0",
+    });
+    for (const perHour of [0, -1, Number.POSITIVE_INFINITY, Number.NaN])
+      assert.throws(() => new RateLimiter(perHour, Date.now), {
+        message: `a rate limit must be a positive number of requests per hour, not ${perHour}`,
+      });
+  });
+
+  it("rounds a wait up to whole seconds", () => {
+    let now = 0;
+    const limiter = new RateLimiter(7, () => now, 1);
+    limiter.take("a");
+    // One request per 514,285.7 ms.
+    assert.equal(limiter.waitSeconds("a"), 515);
+    now += 514_285;
+    assert.equal(limiter.waitSeconds("a"), 1);
+    now += 1;
+    assert.equal(limiter.waitSeconds("a"), 0);
   });
 });
