@@ -155,6 +155,7 @@ for (const engine of await testEngines()) {
           "/v1/info?dbstats=true",
           `/v1/activity/reactorsByAuthor?since=${Math.floor(Date.now() / 1000) - 86_400}`,
           `/v1/castById?fid=1&hash=${cast}`,
+          `/v1/castByHash?hash=${cast}`,
           "/v1/castsByFid?fid=1",
           `/v1/castsByParent?fid=1&hash=${cast}`,
           "/v1/castsByMention?fid=1",

@@ -51,6 +51,8 @@ describe("startCastnet", () => {
       [
         // Marks the directory in use while the stack runs, so that `castnet reset` refuses it.
         "castnet.run.json",
+        // Unlocks the keystore on the approval page for this directory's owner (docs/security.md).
+        "approval.key",
         ...["api.sqlite", "chain.sqlite", "hub.sqlite", "registry.sqlite"].flatMap((file) => [
           file,
           `${file}-shm`,
@@ -143,7 +145,7 @@ for (const engine of (await testEngines()).filter((e) => e.engine === "postgres"
         t.after(() => castnet.close());
         const account = await castnet.createAccount();
         assert.deepEqual(await castAndRead(castnet, account, "on PostgreSQL"), ["on PostgreSQL"]);
-        assert.deepEqual(readdirSync(castnet.dataDir), ["castnet.run.json"]);
+        assert.deepEqual(readdirSync(castnet.dataDir).sort(), ["approval.key", "castnet.run.json"]);
         await castnet.close();
       } finally {
         await drop();
