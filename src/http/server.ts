@@ -104,7 +104,7 @@ function sendShaped(reply: FastifyReply, shaped: ReturnType<ErrorShape["internal
   return reply.code(shaped.statusCode).send(shaped.body);
 }
 
-const NO_FRAMING = "frame-ancestors 'none'";
+const NO_FRAMING = { "x-frame-options": "DENY", "content-security-policy": "frame-ancestors 'none'" };
 
 /**
  * The Fastify conventions shared by the four parts: request ids, structured logs, the Host rule
@@ -167,9 +167,9 @@ export async function createHttpServer(options: HttpServerOptions): Promise<Fast
   app.addHook("onSend", (request, reply, payload, done) => {
     reply.header("x-request-id", request.id);
     // No answer may be framed: a page that frames Swagger UI (or any page of a part) could make the
-    // user click "Execute" from the part's own origin. Pages with a policy of their own include this.
-    reply.header("x-frame-options", "DENY");
-    if (!reply.hasHeader("content-security-policy")) reply.header("content-security-policy", NO_FRAMING);
+    // user click "Execute" from the part's own origin. Pages with a policy of their own set it in
+    // their plugin's onSend, which runs after this one, and include frame-ancestors 'none'.
+    reply.headers(NO_FRAMING);
     if (lingerIfBodyUnread(request.raw, reply.raw)) queueMicrotask(() => done(null, payload));
     else done(null, payload);
   });
