@@ -3,9 +3,9 @@
  * <count> <per fid>`, run by bench/hub.ts in a child process of its own.
  */
 import type { Insertable } from "kysely";
-import { StoreType } from "../src/hub/keys.js";
+import { StoreType } from "../src/hub/data/keys.js";
 import { hubMigrations } from "../src/hub/migrations/index.js";
-import type { HubTables } from "../src/hub/tables.js";
+import type { HubTables } from "../src/hub/data/tables.js";
 import { generateEd25519KeyPair } from "../src/protocol/ed25519.js";
 import { MessageType } from "../src/protocol/generated/message.js";
 import { writeMessageJson } from "../src/protocol/json/index.js";

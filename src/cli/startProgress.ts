@@ -3,7 +3,7 @@
  * part's database and the hub's catch-up with the chain and the registry. The parts only report
  * numbers (a callback in their options); these turn them into Progress lines.
  */
-import type { CatchUp } from "../hub/follower.js";
+import type { CatchUp } from "../hub/follow/follower.js";
 import type { MigrationProgress } from "../storage/index.js";
 import { type Output, type Progress, progress } from "./progress.js";
 

@@ -6,10 +6,10 @@ import type { Logger } from "../http/index.js";
 import type { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { type Database, serializedTransaction } from "../storage/index.js";
-import { flushCounts, newContext, type MergeContext } from "./context.js";
-import { commitEvents, type EventBus } from "./events.js";
+import { flushCounts, newContext, type MergeContext } from "./merge/context.js";
+import { commitEvents, type EventBus } from "./data/events.js";
 import type { HubMetrics } from "./metrics.js";
-import type { HubTables } from "./tables.js";
+import type { HubTables } from "./data/tables.js";
 
 export interface HubCore {
   readonly database: Database<HubTables>;

@@ -19,25 +19,25 @@ import {
   openDatabase,
 } from "../storage/index.js";
 import type { HubCore } from "./core.js";
-import { MergeEngine } from "./engine.js";
-import { basicAuth, basicCredentials, parseRpcAuth } from "./auth.js";
+import { MergeEngine } from "./merge/engine.js";
+import { basicAuth, basicCredentials, parseRpcAuth } from "./api/auth.js";
 import { hubErrors } from "./errors.js";
-import { createGrpcServer, type GrpcTls, type HubGrpcServer } from "./grpc/index.js";
+import { createGrpcServer, type GrpcTls, type HubGrpcServer } from "./api/grpc/index.js";
 import { hubApi } from "./openapi.js";
-import { EventBus } from "./events.js";
-import { NameFollower } from "./fnames.js";
+import { EventBus } from "./data/events.js";
+import { NameFollower } from "./follow/fnames.js";
 import { scheduleJobs } from "./jobs.js";
 import { HubMetrics } from "./metrics.js";
 import { hubMigrations } from "./migrations/index.js";
-import { FidRateLimit } from "./fidRateLimit.js";
-import { ChainFollower } from "./chainFollower.js";
-import type { CatchUp } from "./follower.js";
-import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ, type StreamLimits } from "./routes/options.js";
-import { hubRoutes } from "./routes/index.js";
+import { FidRateLimit } from "./merge/fidRateLimit.js";
+import { ChainFollower } from "./follow/chainFollower.js";
+import type { CatchUp } from "./follow/follower.js";
+import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ, type StreamLimits } from "./api/routes/options.js";
+import { hubRoutes } from "./api/routes/index.js";
 import { HubService } from "./service.js";
-import { readState } from "./state.js";
-import type { HubTables } from "./tables.js";
-import { createVerifier, type Verifier } from "./verify.js";
+import { readState } from "./data/state.js";
+import type { HubTables } from "./data/tables.js";
+import { createVerifier, type Verifier } from "./merge/verify.js";
 
 export interface HubOptions {
   database: DatabaseConfig;

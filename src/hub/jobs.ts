@@ -4,11 +4,11 @@
  */
 import type { HubCore } from "./core.js";
 import { runMerge } from "./core.js";
-import { pruneEvents } from "./events.js";
-import { STORE_TYPES, type StoreType } from "./keys.js";
-import { loadStorages } from "./limits.js";
-import { pruneStore } from "./stores/crdt.js";
-import { fidLock } from "./locks.js";
+import { pruneEvents } from "./data/events.js";
+import { STORE_TYPES, type StoreType } from "./data/keys.js";
+import { loadStorages } from "./merge/limits.js";
+import { pruneStore } from "./merge/stores/crdt.js";
+import { fidLock } from "./merge/locks.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 const FIDS_PER_SCAN = 500;

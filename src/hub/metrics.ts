@@ -5,7 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { HubErrorCode } from "../protocol/errors.js";
-import type { Follower } from "./follower.js";
+import type { Follower } from "./follow/follower.js";
 
 /** Powers of two up to the largest group commit (256) and beyond any verify batch. */
 const SIZE_BUCKETS = [1, 2, 4, 8, 16, 32, 64, 128, 256];

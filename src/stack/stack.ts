@@ -15,7 +15,7 @@ import {
   listen,
 } from "../http/index.js";
 import { httpActivitySource } from "../interfaces/activityHttp.js";
-import type { GrpcTls, HubGrpcServer } from "../hub/grpc/index.js";
+import type { GrpcTls, HubGrpcServer } from "../hub/api/grpc/index.js";
 import { type HubOptions, createHub } from "../hub/index.js";
 import { namingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../interfaces/transferFeed.js";

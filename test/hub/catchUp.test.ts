@@ -1,7 +1,7 @@
 /** What a hub started behind the chain and the registry reports of its catch-up (HubOptions.onCatchUp). */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { CatchUp } from "../../src/hub/follower.js";
+import type { CatchUp } from "../../src/hub/follow/follower.js";
 import type { HubOptions } from "../../src/hub/index.js";
 import { testEngines } from "../support/databases.js";
 import { newAccount, registerName, startStack, type Stack } from "./support.js";

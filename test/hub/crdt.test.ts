@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import fc from "fast-check";
 import type { Hub } from "../../src/hub/index.js";
-import type { HubTables } from "../../src/hub/tables.js";
+import type { HubTables } from "../../src/hub/data/tables.js";
 import type { HubError } from "../../src/protocol/errors.js";
 import { openDatabase, type Database } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";

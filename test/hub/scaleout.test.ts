@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { Hub } from "../../src/hub/index.js";
-import type { HubTables } from "../../src/hub/tables.js";
+import type { HubTables } from "../../src/hub/data/tables.js";
 import { openDatabase, type Database } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";
 import {

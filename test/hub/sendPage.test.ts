@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
 import Fastify from "fastify";
-import { sendPage } from "../../src/hub/routes/json.js";
+import { sendPage } from "../../src/hub/api/routes/json.js";
 import { PooledText, SlotPool, TEXT_HEAD } from "../../src/storage/pooledText.js";
 
 const MESSAGES = '{"a":1},{"b":"é✓"}';

@@ -1,7 +1,7 @@
 /** Beyond the reference: bulk submits, the SSE event stream, and RPC auth on submits. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { FidRateLimit } from "../../src/hub/fidRateLimit.js";
+import { FidRateLimit } from "../../src/hub/merge/fidRateLimit.js";
 import { listen } from "../../src/http/index.js";
 import { testEngines } from "../support/databases.js";
 import {

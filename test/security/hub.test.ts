@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { BinaryWriter } from "@bufbuild/protobuf/wire";
-import type { HubTables } from "../../src/hub/tables.js";
+import type { HubTables } from "../../src/hub/data/tables.js";
 import { usernameProofTypedData } from "../../src/protocol/eip712/usernameProof.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
 import { openDatabase, type Database } from "../../src/storage/index.js";

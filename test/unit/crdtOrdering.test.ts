@@ -1,13 +1,13 @@
 /**
- * The stores' ordering rules (src/hub/stores/spec.ts and each store's spec; docs/reference/
+ * The stores' ordering rules (src/hub/merge/stores/spec.ts and each store's spec; docs/reference/
  * protocol-rules.md §4): which of two messages with the same set key wins, the set key each store
  * makes of a message, and the byte order the keys and ts-hashes are compared in.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { compareBytes, fidKey, linkTypeKey } from "../../src/hub/keys.js";
-import { specOf, storeFor } from "../../src/hub/stores/index.js";
-import { lastWriteWins, removeWins, type Competitor } from "../../src/hub/stores/spec.js";
+import { compareBytes, fidKey, linkTypeKey } from "../../src/hub/data/keys.js";
+import { specOf, storeFor } from "../../src/hub/merge/stores/index.js";
+import { lastWriteWins, removeWins, type Competitor } from "../../src/hub/merge/stores/spec.js";
 import { MessageData, MessageType, ReactionType } from "../../src/protocol/generated/message.js";
 
 const hash = (...bytes: number[]) => Uint8Array.from(bytes);

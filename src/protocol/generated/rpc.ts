@@ -63,7 +63,7 @@ export const protobufFileName = "rpc.proto";
  * The reference node's gRPC service, as castnet serves it. Method names and types are the
  * reference's, so its clients call these unchanged. The reference's block, shard-chunk, peer,
  * trie and unified-signer methods are not declared here; castnet answers them UNIMPLEMENTED
- * (src/hub/grpc/unimplemented.ts).
+ * (src/hub/api/grpc/unimplemented.ts).
  */
 export type HubServiceService = typeof HubServiceService;
 export const HubServiceService = {

@@ -179,7 +179,7 @@ export function routes(fx: Fixtures): Route[] {
       },
     },
 
-    // Hub (src/hub/routes/*.ts)
+    // Hub (src/hub/api/routes/*.ts)
     hub("/v1/info", { dbstats: { kind: "text", valid: "true" } }),
     hub("/v1/activity/reactorsByAuthor", {
       since: { kind: "uint", valid: String(Math.floor(Date.now() / 1000) - 86_400), required: true },

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { sendUnaryData, ServerUnaryCall } from "@grpc/grpc-js";
-import { type GrpcContext, unary } from "../../../src/hub/grpc/call.js";
-import type { BytesPage } from "../../../src/hub/grpc/wire.js";
+import { type GrpcContext, unary } from "../../../src/hub/api/grpc/call.js";
+import type { BytesPage } from "../../../src/hub/api/grpc/wire.js";
 import { PooledText, SlotPool, TEXT_HEAD } from "../../../src/storage/pooledText.js";
 import { testLogger } from "../../support/stack.js";
 

@@ -1,0 +1,61 @@
+/** The hub event log: GET /v1/events and GET /v1/eventById (docs/reference/hub-http-api.md §9). */
+import type { HubRoutesOptions } from "./options.js";
+import type { FastifyPluginAsync } from "fastify";
+import { HubError } from "../../../protocol/errors.js";
+import { renderHubEvent } from "../../../protocol/json/index.js";
+import { sendJson } from "../../../http/index.js";
+import { integer } from "./query.js";
+
+// Sent as the renderer's JSON text, in its key order; the schema documents it (src/protocol/json/eventSchema.ts).
+const eventSchema = { $ref: "HubEvent#" } as const;
+
+export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, profile }) => {
+  app.get<{ Querystring: { from_event_id?: number } }>(
+    "/v1/events",
+    {
+      schema: {
+        summary: "Hub events",
+        description:
+          "SPEC Events 1, 2, 4: events in merge order from an id, each with its integer id; kept 3 days.",
+        tags: ["Events"],
+        querystring: { type: "object", properties: { from_event_id: integer } },
+        response: {
+          200: {
+            type: "object",
+            required: ["nextPageEventId", "events"],
+            additionalProperties: false,
+            properties: {
+              nextPageEventId: { type: "integer" },
+              events: { type: "array", items: eventSchema },
+            },
+          },
+        },
+      },
+    },
+    async (request, reply) => {
+      const page = await service.events(request.query.from_event_id ?? 0);
+      const events = page.events.map((e) => renderHubEvent(e, profile));
+      return sendJson(reply, JSON.stringify({ nextPageEventId: page.nextPageEventId, events }));
+    },
+  );
+
+  // The reference documents `event_id`; its example call spells it `id`.
+  app.get<{ Querystring: { event_id?: number; id?: number } }>(
+    "/v1/eventById",
+    {
+      schema: {
+        summary: "Hub event by id",
+        description: "SPEC Events 1: one event by its id.",
+        tags: ["Events"],
+        querystring: { type: "object", properties: { event_id: integer, id: integer } },
+        response: { 200: eventSchema },
+      },
+    },
+    async (request, reply) => {
+      const id = request.query.event_id ?? request.query.id;
+      if (id === undefined)
+        throw new HubError("bad_request.validation_failure", 'query parameter "event_id" is required');
+      return sendJson(reply, JSON.stringify(renderHubEvent(await service.eventById(id), profile)));
+    },
+  );
+};

@@ -1,0 +1,335 @@
+/** Reads of casts, reactions, links, user data and verifications (docs/reference/hub-http-api.md §2). */
+import type { HubRoutesOptions } from "./options.js";
+import type { FastifyPluginAsync } from "fastify";
+import { HubError } from "../../../protocol/errors.js";
+import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../../protocol/json/enums.js";
+import { sendJson } from "../../../http/index.js";
+import { messageSchema, pageSchema, sendPage } from "./json.js";
+import {
+  addressParam,
+  checkTokenLength,
+  enumParam,
+  hashPrefixParam,
+  hexParam,
+  integer,
+  pageRequest,
+  pagingProperties,
+  text,
+  type PagingQuery,
+} from "./query.js";
+
+const TS_HASH_LENGTH = 24;
+
+function schema(required: readonly string[], properties: Record<string, unknown>, single = false) {
+  return {
+    querystring: {
+      type: "object",
+      required,
+      properties: single ? properties : { ...properties, ...pagingProperties },
+    },
+    response: { 200: single ? messageSchema : pageSchema },
+  };
+}
+
+function page(query: PagingQuery) {
+  return checkTokenLength(pageRequest(query), TS_HASH_LENGTH);
+}
+
+function reactionType(value: string | undefined): number | undefined {
+  return value === undefined || value === ""
+    ? undefined
+    : enumParam(value, [REACTION_TYPE_NAMES], "reaction_type");
+}
+
+const LINK_TYPE = { type: "string", minLength: 1, maxLength: 8 } as const;
+const HASH = "hash";
+
+interface Q extends PagingQuery {
+  fid: number;
+  hash: string;
+  url: string;
+  target_fid: number;
+  target_hash: string;
+  target_url: string;
+  reaction_type: string;
+  link_type: string;
+  user_data_type: string;
+  address: string;
+}
+
+export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
+  app.get<{ Querystring: Pick<Q, "fid" | "hash"> }>(
+    "/v1/castById",
+    {
+      schema: {
+        summary: "Cast by id",
+        description: "SPEC C. Hub, SPEC C. Message envelope: one CAST_ADD by fid and hash.",
+        tags: ["Casts"],
+        ...schema(["fid", "hash"], { fid: integer, hash: text }, true),
+      },
+    },
+    async (request, reply) =>
+      sendJson(reply, await service.castById(request.query.fid, hexParam(request.query.hash, HASH, 20))),
+  );
+
+  app.get<{ Querystring: Pick<Q, "hash"> }>(
+    "/v1/castByHash",
+    {
+      schema: {
+        summary: "Cast by hash",
+        description:
+          "SPEC C. Hub (castnet's own read): the stored CAST_ADD with this hash, without its fid, or the one with the lowest hash that starts with these hex digits (8 or more).",
+        tags: ["Casts"],
+        ...schema(["hash"], { hash: text }, true),
+      },
+    },
+    async (request, reply) => {
+      const { low, high } = hashPrefixParam(request.query.hash, HASH);
+      return sendJson(reply, await service.castByHash(low, high));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
+    "/v1/castsByFid",
+    {
+      schema: {
+        summary: "Casts by fid",
+        description: "SPEC C. Hub: a fid's casts, a page at a time.",
+        tags: ["Casts"],
+        ...schema(["fid"], { fid: integer }),
+      },
+    },
+    async (request, reply) =>
+      sendPage(reply, await service.castsByFid(request.query.fid, page(request.query))),
+  );
+
+  app.get<{ Querystring: Partial<Pick<Q, "fid" | "hash" | "url">> & PagingQuery }>(
+    "/v1/castsByParent",
+    {
+      schema: {
+        summary: "Casts by parent",
+        description: "SPEC C. Hub: the replies to a cast (fid and hash) or to a URL.",
+        tags: ["Casts"],
+        ...schema([], { fid: integer, hash: text, url: text }),
+      },
+    },
+    async (request, reply) => {
+      const { fid, hash, url } = request.query;
+      // The parent cast wins when both are given, as in the reference.
+      let parent: { fid: number; hash: Uint8Array } | string;
+      if (fid !== undefined && hash !== undefined) parent = { fid, hash: hexParam(hash, HASH, 20) };
+      else if (url !== undefined && url !== "") parent = url;
+      else throw new HubError("bad_request.invalid_param", "castsByParent needs fid and hash, or url");
+      return sendPage(reply, await service.castsByParent(parent, page(request.query)));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
+    "/v1/castsByMention",
+    {
+      schema: {
+        summary: "Casts by mention",
+        description: "SPEC C. Hub: casts that mention a fid.",
+        tags: ["Casts"],
+        ...schema(["fid"], { fid: integer }),
+      },
+    },
+    async (request, reply) =>
+      sendPage(reply, await service.castsByMention(request.query.fid, page(request.query))),
+  );
+
+  app.get<{
+    Querystring: Pick<Q, "fid" | "reaction_type"> &
+      Partial<Pick<Q, "target_fid" | "target_hash" | "target_url">>;
+  }>(
+    "/v1/reactionById",
+    {
+      schema: {
+        summary: "Reaction by id",
+        description: "SPEC C. Hub: one reaction of a fid to a cast or URL.",
+        tags: ["Reactions"],
+        ...schema(
+          ["fid", "reaction_type"],
+          { fid: integer, target_fid: integer, target_hash: text, target_url: text, reaction_type: text },
+          true,
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { fid, target_fid, target_hash, target_url } = request.query;
+      const type = enumParam(request.query.reaction_type, [REACTION_TYPE_NAMES], "reaction_type");
+      let target: { fid: number; hash: Uint8Array } | string;
+      if (target_fid !== undefined && target_hash !== undefined) {
+        target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
+      } else if (target_url !== undefined && target_url !== "") target = target_url;
+      else
+        throw new HubError(
+          "bad_request.invalid_param",
+          "reactionById needs target_fid and target_hash, or target_url",
+        );
+      return sendJson(reply, await service.reactionById(fid, type, target));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
+    "/v1/reactionsByFid",
+    {
+      schema: {
+        summary: "Reactions by fid",
+        description: "SPEC C. Hub: a fid's reactions, optionally of one type.",
+        tags: ["Reactions"],
+        ...schema(["fid"], { fid: integer, reaction_type: text }),
+      },
+    },
+    async (request, reply) => {
+      const type = reactionType(request.query.reaction_type);
+      return sendPage(reply, await service.reactionsByFid(request.query.fid, type, page(request.query)));
+    },
+  );
+
+  app.get<{
+    Querystring: Pick<Q, "target_fid" | "target_hash"> & Partial<Pick<Q, "reaction_type">> & PagingQuery;
+  }>(
+    "/v1/reactionsByCast",
+    {
+      schema: {
+        summary: "Reactions by cast",
+        description: "SPEC C. Hub: the reactions to a cast.",
+        tags: ["Reactions"],
+        ...schema(["target_fid", "target_hash"], {
+          target_fid: integer,
+          target_hash: text,
+          reaction_type: text,
+        }),
+      },
+    },
+    async (request, reply) => {
+      const { target_fid, target_hash } = request.query;
+      const target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
+      const type = reactionType(request.query.reaction_type);
+      return sendPage(reply, await service.reactionsByTarget(target, type, page(request.query)));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "url"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
+    "/v1/reactionsByTarget",
+    {
+      schema: {
+        summary: "Reactions by target URL",
+        description: "SPEC C. Hub: the reactions to a URL.",
+        tags: ["Reactions"],
+        ...schema(["url"], {
+          url: { type: "string", minLength: 1, maxLength: 1024 },
+          reaction_type: text,
+        }),
+      },
+    },
+    async (request, reply) => {
+      const type = reactionType(request.query.reaction_type);
+      return sendPage(reply, await service.reactionsByTarget(request.query.url, type, page(request.query)));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "fid" | "target_fid" | "link_type"> }>(
+    "/v1/linkById",
+    {
+      schema: {
+        summary: "Link by id",
+        description: "SPEC C. Hub: one link of a fid to another.",
+        tags: ["Links"],
+        ...schema(
+          ["fid", "target_fid", "link_type"],
+          { fid: integer, target_fid: integer, link_type: LINK_TYPE },
+          true,
+        ),
+      },
+    },
+    async (request, reply) => {
+      const { fid, target_fid, link_type } = request.query;
+      return sendJson(reply, await service.linkById(fid, link_type, target_fid));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
+    "/v1/linksByFid",
+    {
+      schema: {
+        summary: "Links by fid",
+        description: "SPEC C. Hub: the links a fid made.",
+        tags: ["Links"],
+        ...schema(["fid"], { fid: integer, link_type: LINK_TYPE }),
+      },
+    },
+    async (request, reply) => {
+      const { fid, link_type } = request.query;
+      return sendPage(reply, await service.linksByFid(fid, link_type, page(request.query)));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "target_fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
+    "/v1/linksByTargetFid",
+    {
+      schema: {
+        summary: "Links by target fid",
+        description: "SPEC C. Hub: the links made to a fid.",
+        tags: ["Links"],
+        ...schema(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }),
+      },
+    },
+    async (request, reply) => {
+      const { target_fid, link_type } = request.query;
+      return sendPage(reply, await service.linksByTargetFid(target_fid, link_type, page(request.query)));
+    },
+  );
+
+  // With a type the reference answers one message, without it a page.
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "user_data_type">> & PagingQuery }>(
+    "/v1/userDataByFid",
+    {
+      schema: {
+        summary: "User data by fid",
+        description:
+          "SPEC C. Hub: a fid's profile fields; with user_data_type, that one message. SPEC rule 2: the USERNAME field makes a registered name the username.",
+        tags: ["User data"],
+        querystring: {
+          type: "object",
+          required: ["fid"],
+          properties: { fid: integer, user_data_type: text, ...pagingProperties },
+        },
+        response: { 200: { anyOf: [pageSchema, messageSchema] } },
+      },
+    },
+    async (request, reply) => {
+      const { fid, user_data_type } = request.query;
+      if (user_data_type !== undefined && user_data_type !== "") {
+        const type = enumParam(user_data_type, [USER_DATA_TYPE_NAMES], "user_data_type");
+        return sendJson(reply, await service.userData(fid, type));
+      }
+      return sendPage(reply, await service.userDataByFid(fid, page(request.query)));
+    },
+  );
+
+  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "address">> & PagingQuery }>(
+    "/v1/verificationsByFid",
+    {
+      schema: {
+        summary: "Verifications by fid",
+        description: "SPEC C. Hub: the addresses a fid verified; with address, that one message.",
+        tags: ["Verifications"],
+        querystring: {
+          type: "object",
+          required: ["fid"],
+          properties: { fid: integer, address: text, ...pagingProperties },
+        },
+        response: { 200: { anyOf: [pageSchema, messageSchema] } },
+      },
+    },
+    async (request, reply) => {
+      const { fid, address } = request.query;
+      if (address !== undefined && address !== "") {
+        return sendJson(reply, await service.verification(fid, addressParam(address, "address")));
+      }
+      return sendPage(reply, await service.verificationsByFid(fid, page(request.query)));
+    },
+  );
+};

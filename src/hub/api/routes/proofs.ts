@@ -1,0 +1,62 @@
+/** Username proofs (docs/reference/hub-http-api.md §2, §6.3). */
+import type { HubRoutesOptions } from "./options.js";
+import type { FastifyPluginAsync } from "fastify";
+import { renderUserNameProof } from "../../../protocol/json/index.js";
+import { integer } from "./query.js";
+
+const proofSchema = {
+  type: "object",
+  required: ["timestamp", "name", "owner", "signature", "fid", "type"],
+  properties: {
+    timestamp: { type: "integer" },
+    name: { type: "string" },
+    owner: { type: "string" },
+    signature: { type: "string" },
+    fid: { type: "integer" },
+    type: { type: ["string", "integer"] },
+  },
+} as const;
+
+export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, profile }) => {
+  app.get<{ Querystring: { name: string } }>(
+    "/v1/userNameProofByName",
+    {
+      schema: {
+        summary: "Username proof by name",
+        description: "SPEC C. Username proof: the proof of a name.",
+        tags: ["Username proofs"],
+        querystring: {
+          type: "object",
+          required: ["name"],
+          properties: { name: { type: "string", minLength: 1, maxLength: 256 } },
+        },
+        response: { 200: proofSchema },
+      },
+    },
+    async (request) => renderUserNameProof(await service.userNameProofByName(request.query.name), profile),
+  );
+
+  app.get<{ Querystring: { fid: number } }>(
+    "/v1/userNameProofsByFid",
+    {
+      schema: {
+        summary: "Username proofs by fid",
+        description: "SPEC C. Username proof: the proofs of a fid's names.",
+        tags: ["Username proofs"],
+        querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
+        response: {
+          200: {
+            type: "object",
+            required: ["proofs"],
+            properties: { proofs: { type: "array", items: proofSchema } },
+          },
+        },
+      },
+    },
+    async (request) => ({
+      proofs: (await service.userNameProofsByFid(request.query.fid)).map((proof) =>
+        renderUserNameProof(proof, profile),
+      ),
+    }),
+  );
+};

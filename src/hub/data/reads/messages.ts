@@ -1,0 +1,164 @@
+/**
+ * The hub's answers about messages: one message by its set key, or a page of a list, as JSON. The
+ * JSON is the one stored at merge time unless it was stored under another naming profile.
+ */
+import type { ReactionType, UserDataType } from "../../../protocol/generated/message.js";
+import { MessageType, type CastId } from "../../../protocol/generated/message.js";
+import { notFound } from "../../errors.js";
+import { castIdKey, fidKey, StoreType, u8, urlKey } from "../keys.js";
+import type { PooledText } from "../../../storage/index.js";
+import * as stored from "../messages.js";
+import { pageToken, type PageRequest } from "../paging.js";
+import { linkSetKey } from "../../merge/stores/links.js";
+import { reactionSetKey } from "../../merge/stores/reactions.js";
+
+export interface MessagePage {
+  /**
+   * The page's messages as JSON, joined with commas (the inside of the `messages` array); as a
+   * PooledText, to be released once sent.
+   */
+  messages: string | PooledText;
+  /** Standard base64 of the last key; "" on the last page. */
+  nextPageToken: string;
+}
+
+type Lists = stored.ListContext;
+
+function pageOf(page: stored.JsonPage): MessagePage {
+  return { messages: page.joined, nextPageToken: pageToken(page.next) };
+}
+
+async function one(
+  lists: Lists,
+  fid: number,
+  store: StoreType,
+  setKey: Uint8Array,
+  type: MessageType,
+  what: string,
+): Promise<string> {
+  const row = await stored.messageBySetKey(lists.database.db, fid, store, setKey, type);
+  if (row === undefined) throw notFound(what);
+  return row.json_profile === lists.profile ? row.json : lists.render(row.message);
+}
+
+async function byFid(
+  lists: Lists,
+  fid: number,
+  store: StoreType,
+  filter: stored.MessageFilter,
+  page: PageRequest,
+): Promise<MessagePage> {
+  return pageOf(await stored.messagesByFid(lists, fid, store, filter, page));
+}
+
+async function byTarget(
+  lists: Lists,
+  store: StoreType,
+  target: Uint8Array,
+  kind: string | undefined,
+  page: PageRequest,
+): Promise<MessagePage> {
+  return pageOf(await stored.messagesByTarget(lists, store, target, kind, page));
+}
+
+function targetKey(target: CastId | string): Uint8Array {
+  return typeof target === "string" ? urlKey(target) : castIdKey(target);
+}
+
+export function castById(lists: Lists, fid: number, hash: Uint8Array): Promise<string> {
+  return one(lists, fid, StoreType.CASTS, hash, MessageType.CAST_ADD, "cast");
+}
+
+/** The stored cast whose hash lies in [low, high] (a hash, or the range a prefix spans; the lowest). */
+export async function castByHash(lists: Lists, low: Uint8Array, high: Uint8Array): Promise<string> {
+  const row = await stored.castByHashRange(lists.database.db, low, high);
+  if (row === undefined) throw notFound("cast");
+  return row.json_profile === lists.profile ? row.json : lists.render(row.message);
+}
+
+/** Adds and removes, as the reference lists them. */
+export function castsByFid(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+  return byFid(lists, fid, StoreType.CASTS, {}, page);
+}
+
+export function castsByParent(
+  lists: Lists,
+  parent: CastId | string,
+  page: PageRequest,
+): Promise<MessagePage> {
+  return byTarget(lists, StoreType.CASTS, targetKey(parent), undefined, page);
+}
+
+export async function castsByMention(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+  return pageOf(await stored.castsByMention(lists, fid, page));
+}
+
+export function reactionById(
+  lists: Lists,
+  fid: number,
+  type: ReactionType,
+  target: CastId | string,
+): Promise<string> {
+  const body = typeof target === "string" ? { type, targetUrl: target } : { type, targetCastId: target };
+  return one(lists, fid, StoreType.REACTIONS, reactionSetKey(body), MessageType.REACTION_ADD, "reaction");
+}
+
+export function reactionsByFid(
+  lists: Lists,
+  fid: number,
+  type: ReactionType | undefined,
+  page: PageRequest,
+): Promise<MessagePage> {
+  const filter = { types: [MessageType.REACTION_ADD], kind: type === undefined ? undefined : String(type) };
+  return byFid(lists, fid, StoreType.REACTIONS, filter, page);
+}
+
+export function reactionsByTarget(
+  lists: Lists,
+  target: CastId | string,
+  type: ReactionType | undefined,
+  page: PageRequest,
+): Promise<MessagePage> {
+  const kind = type === undefined ? undefined : String(type);
+  return byTarget(lists, StoreType.REACTIONS, targetKey(target), kind, page);
+}
+
+export function linkById(lists: Lists, fid: number, type: string, targetFid: number): Promise<string> {
+  return one(lists, fid, StoreType.LINKS, linkSetKey(type, targetFid), MessageType.LINK_ADD, "link");
+}
+
+export function linksByFid(
+  lists: Lists,
+  fid: number,
+  type: string | undefined,
+  page: PageRequest,
+): Promise<MessagePage> {
+  return byFid(lists, fid, StoreType.LINKS, { types: [MessageType.LINK_ADD], kind: type }, page);
+}
+
+export function linksByTargetFid(
+  lists: Lists,
+  targetFid: number,
+  type: string | undefined,
+  page: PageRequest,
+): Promise<MessagePage> {
+  return byTarget(lists, StoreType.LINKS, fidKey(targetFid), type, page);
+}
+
+export function userData(lists: Lists, fid: number, type: UserDataType): Promise<string> {
+  return one(lists, fid, StoreType.USER_DATA, u8(type), MessageType.USER_DATA_ADD, "user data");
+}
+
+export function userDataByFid(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+  return byFid(lists, fid, StoreType.USER_DATA, {}, page);
+}
+
+export function verification(lists: Lists, fid: number, address: Uint8Array): Promise<string> {
+  const type = MessageType.VERIFICATION_ADD_ETH_ADDRESS;
+  return one(lists, fid, StoreType.VERIFICATIONS, address, type, "verification");
+}
+
+export function verificationsByFid(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+  const filter = { types: [MessageType.VERIFICATION_ADD_ETH_ADDRESS] };
+  return byFid(lists, fid, StoreType.VERIFICATIONS, filter, page);
+}

@@ -1,0 +1,56 @@
+/** The hub's answers about on-chain events: active signers, a fid's events, registered fids. */
+import type { Kysely } from "kysely";
+import { HubError } from "../../../protocol/errors.js";
+import {
+  OnChainEvent,
+  OnChainEventType,
+  SignerEventType,
+} from "../../../protocol/generated/onchain_event.js";
+import { notFound } from "../../errors.js";
+import * as stored from "../onchain.js";
+import { pageToken, type PageRequest } from "../paging.js";
+import type { HubTables } from "../tables.js";
+
+type Db = Kysely<HubTables>;
+
+/** The most events one list answers with. */
+const ON_CHAIN_LIST_LIMIT = 10_000;
+
+function isAdd(event: OnChainEvent): boolean {
+  return event.signerEventBody?.eventType === SignerEventType.ADD;
+}
+
+export async function signersByFid(db: Db, fid: number): Promise<OnChainEvent[]> {
+  return (await stored.activeSignerEvents(db, fid, undefined))
+    .map((bytes) => OnChainEvent.decode(bytes))
+    .filter(isAdd);
+}
+
+export async function signer(db: Db, fid: number, key: Uint8Array): Promise<OnChainEvent> {
+  const event = (await stored.activeSignerEvents(db, fid, key))
+    .map((bytes) => OnChainEvent.decode(bytes))
+    .find(isAdd);
+  if (event === undefined) throw notFound("active signer");
+  return event;
+}
+
+export async function eventsByFid(db: Db, fid: number, type: OnChainEventType): Promise<OnChainEvent[]> {
+  if (type === OnChainEventType.EVENT_TYPE_SIGNER_MIGRATED && fid !== 0) {
+    throw new HubError("bad_request.invalid_param", "signer migrated events have fid 0");
+  }
+  const events = await stored.onChainEvents(db, fid, type, ON_CHAIN_LIST_LIMIT);
+  return events.map((bytes) => OnChainEvent.decode(bytes));
+}
+
+export async function idRegistryEventByAddress(db: Db, address: Uint8Array): Promise<OnChainEvent> {
+  const event = await stored.idRegisterEventByAddress(db, address);
+  if (event === undefined) throw notFound("id registry event");
+  return OnChainEvent.decode(event);
+}
+
+export async function fids(db: Db, page: PageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
+  const result = await stored.fids(db, page);
+  return result.next === undefined
+    ? { fids: result.items }
+    : { fids: result.items, nextPageToken: pageToken(result.next) };
+}

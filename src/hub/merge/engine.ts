@@ -1,0 +1,264 @@
+/**
+ * The merge path. A submitted message is decoded, checked against the hub's state in the reference
+ * hub's order (stateChecks.ts: network, fid, signer, username, name-service proof), validated statelessly in the
+ * verifier pool meanwhile, and then merged. Merges are committed in small groups: one transaction
+ * for the messages that arrived while the previous one was committing, each message keeping its own
+ * result. A message is acknowledged only once its transaction has committed and is durable; the
+ * next group commits while the disk catches up with the previous one.
+ */
+import { HubError } from "../../protocol/errors.js";
+import type { MessageData } from "../../protocol/generated/message.js";
+import { writeMessageJson } from "../../protocol/json/index.js";
+import { decodeSubmitted, makeTsHash, requireData } from "../../protocol/message.js";
+import { prefetch, storageOf, type MergeContext } from "./context.js";
+import { commitMerge, type Committed, type HubCore } from "../core.js";
+import { withBytes } from "../data/events.js";
+import type { FidRateLimit } from "./fidRateLimit.js";
+import { loadStorage, requireStorage } from "./limits.js";
+import { activeSigners, registeredFids, signerId } from "../data/onchain.js";
+import { mergeMessage } from "./stores/crdt.js";
+import { storeFor, storeTypeOf } from "./stores/index.js";
+import type { Incoming } from "./stores/rows.js";
+import { fidLock, nameLock } from "./locks.js";
+import {
+  type CatchUp,
+  isAccountError,
+  needsNameCheck,
+  StateChecks,
+  unknownFid,
+  unknownSigner,
+} from "./stateChecks.js";
+import type { Verifier } from "./verify.js";
+
+/** A message that passed every check before its merge, with its JSON rendered once. */
+export type Accepted = Incoming;
+
+/**
+ * Largest encoded message accepted, whatever route it came by: link compact states carry up to
+ * 64 KiB of data, every other message a few kilobytes.
+ */
+export const MAX_MESSAGE_BYTES = 80 * 1024;
+
+/** Largest group of merges committed in one transaction. */
+const MAX_GROUP = 256;
+
+/** A message ready for the merge queue, with the verdict of its stateless checks. */
+interface Prepared {
+  accepted: Accepted;
+  /** Reported only if the state checks under the lock pass: the reference checks state first. */
+  statelessError: HubError | undefined;
+}
+
+interface Waiting {
+  prepared: Prepared;
+  resolve(outcome: HubError | undefined): void;
+  reject(error: unknown): void;
+}
+
+export class MergeEngine {
+  #queue: Waiting[] = [];
+  #draining: Promise<void> | undefined;
+  #closing = false;
+  /** Committed groups waiting for their commit to be durable before they are answered. */
+  readonly #unanswered = new Set<Promise<void>>();
+  readonly #checks: StateChecks;
+
+  constructor(
+    private readonly core: HubCore,
+    private readonly verifier: Verifier,
+    private readonly hooks: CatchUp,
+    private readonly rateLimit: FidRateLimit,
+  ) {
+    this.#checks = new StateChecks(core, hooks);
+  }
+
+  /** Checks a message and merges it; resolves once it is committed, throws HubError when refused. */
+  async submit(bytes: Uint8Array): Promise<Accepted> {
+    return this.commit(await this.prepare(bytes));
+  }
+
+  /** Every check of submit except the merge itself (frame actions pass; they are never stored). */
+  async validate(bytes: Uint8Array): Promise<Accepted> {
+    const { accepted, statelessError } = await this.prepare(bytes, true);
+    const message = accepted.message;
+    const stateError = await this.#checks.stateAfterCatchUp(message, statelessError === undefined);
+    if (stateError !== undefined) throw stateError;
+    if (statelessError !== undefined) throw statelessError;
+    const data = message.data;
+    if (storeTypeOf(data.type) !== undefined) {
+      requireStorage(await loadStorage(this.core.database.db, data.fid, this.core.now()));
+    }
+    return accepted;
+  }
+
+  /**
+   * Decodes a message into its stored form and runs what needs no lock: the network check, in the
+   * verifier pool the stateless checks, and the username checks (which may fetch from the registry,
+   * only for a message whose signature is good). Whether the fid and its signer are known is checked
+   * under the fid's lock, in the merge transaction.
+   */
+  async prepare(bytes: Uint8Array, forValidation = false): Promise<Prepared> {
+    if (this.#closing) throw new HubError("unavailable", "the hub is shutting down");
+    try {
+      return await this.#prepare(bytes, forValidation);
+    } catch (error) {
+      if (error instanceof HubError && !forValidation) this.core.metrics.refused(error.errCode);
+      throw error;
+    }
+  }
+
+  async #prepare(received: Uint8Array, forValidation: boolean): Promise<Prepared> {
+    if (received.length > MAX_MESSAGE_BYTES) {
+      throw new HubError(
+        "bad_request.validation_failure",
+        `the message is ${received.length} bytes; a message may be at most ${MAX_MESSAGE_BYTES} bytes`,
+      );
+    }
+    const decoded = decodeSubmitted(received);
+    const bytes = decoded.bytes;
+    const message = requireData(withBytes(decoded.message, bytes));
+    const stateless = this.verifier.validate(bytes, this.core.now());
+    // Awaited below; if an earlier check fails first, its verdict is dropped.
+    stateless.catch(() => undefined);
+    const data = message.data;
+    const networkError = this.#checks.network(data);
+    if (networkError !== undefined) throw networkError;
+    const statelessError = await stateless;
+    if (needsNameCheck(data) && !forValidation) {
+      const error = await this.#checks.stateAfterCatchUp(message, statelessError === undefined);
+      if (error !== undefined) throw error;
+    }
+    if (statelessError === undefined && !forValidation && storeTypeOf(data.type) === undefined) {
+      throw new HubError("bad_request.validation_failure", "invalid message type");
+    }
+    return {
+      accepted: {
+        message,
+        bytes,
+        hash: message.hash,
+        tsHash: makeTsHash(data.timestamp, message.hash),
+        json: writeMessageJson(message, this.core.profile),
+      },
+      statelessError,
+    };
+  }
+
+  /**
+   * Queues a prepared message for the next group commit. A message refused because its fid or
+   * signer is unknown is tried once more after catching up with the chain (the key may have been
+   * mined a moment ago), if its signature is good: an unsigned message costs no catch-up.
+   */
+  async commit(prepared: Prepared): Promise<Accepted> {
+    let outcome = await this.#enqueue(prepared);
+    if (isAccountError(outcome) && prepared.statelessError === undefined) {
+      await this.hooks.syncChain();
+      outcome = await this.#enqueue(prepared);
+    }
+    if (outcome !== undefined) {
+      this.core.metrics.refused(outcome.errCode);
+      throw outcome;
+    }
+    this.core.metrics.merges.inc();
+    return prepared.accepted;
+  }
+
+  /** Refuses new submits and waits for every queued merge to commit. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    await this.#draining;
+    await Promise.all(this.#unanswered);
+  }
+
+  #enqueue(prepared: Prepared): Promise<HubError | undefined> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ prepared, resolve, reject });
+      // Started on the next turn of the event loop, so that everything that arrives in this turn
+      // joins the group.
+      this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
+    });
+  }
+
+  /**
+   * Commits groups until the queue is empty: each group is what joined while the one before it was
+   * committing. No group waits for messages still in the verifier pool: at concurrency 32 a wait of
+   * 2 ms for them held every message back and cost about a fifth of the hub's throughput
+   * (docs/performance.md, "Group commit without a timed wait"), while the groups the commits form by
+   * themselves are as large as the verifier's batches.
+   */
+  async #drain(): Promise<void> {
+    try {
+      while (this.#queue.length > 0) await this.#commitGroup(this.#queue.splice(0, MAX_GROUP));
+    } finally {
+      this.#draining = undefined;
+    }
+  }
+
+  /** Commits a group; its messages are answered once the commit is durable. */
+  async #commitGroup(group: Waiting[]): Promise<void> {
+    let committed: Committed<(HubError | undefined)[]>;
+    try {
+      const locks = group.flatMap((w) => locksOf(w.prepared.accepted.message.data));
+      committed = await commitMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
+      this.core.metrics.mergeGroupSize.observe(group.length);
+    } catch (error) {
+      // A fault (not a refusal) aborts the whole group: retry its messages one by one, so that one
+      // bad apple cannot fail the others.
+      if (group.length === 1) return group[0]!.reject(error);
+      for (const waiting of group) await this.#commitGroup([waiting]);
+      return;
+    }
+    const outcomes = committed.value;
+    const durable = committed.durable.then(
+      () => group.forEach((waiting, i) => waiting.resolve(outcomes[i])),
+      (error: unknown) => group.forEach((waiting) => waiting.reject(error)),
+    );
+    this.#unanswered.add(durable);
+    void durable.finally(() => this.#unanswered.delete(durable));
+  }
+
+  async #mergeGroup(ctx: MergeContext, group: Waiting[]): Promise<(HubError | undefined)[]> {
+    const datas = group.map((w) => w.prepared.accepted.message.data);
+    const fids = [...new Set(datas.map((d) => d.fid))];
+    const stores = [...new Set(datas.flatMap((d) => storeTypeOf(d.type) ?? []))];
+    const registered = await registeredFids(ctx.trx, fids);
+    const active = await activeSigners(ctx.trx, fids);
+    await prefetch(ctx, fids, stores);
+    const results: (HubError | undefined)[] = [];
+    for (const { prepared } of group) {
+      const message = prepared.accepted.message;
+      const fid = message.data.fid;
+      if (!registered.has(fid)) results.push(unknownFid(fid));
+      else if (!active.has(signerId(fid, message.signer))) results.push(unknownSigner(message.signer, fid));
+      else if (prepared.statelessError !== undefined) results.push(prepared.statelessError);
+      else results.push(await this.#mergeWithinRate(ctx, prepared.accepted));
+    }
+    return results;
+  }
+
+  /**
+   * Steps 9 to 11 of docs/reference/protocol-rules.md §3, in that order: storage units, the fid's rate limit,
+   * the merge. Returns the refusal, if any.
+   */
+  async #mergeWithinRate(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
+    const fid = accepted.message.data.fid;
+    try {
+      const { total } = requireStorage(await storageOf(ctx, fid));
+      const limited = this.rateLimit.check(fid, total, ctx.nowMs);
+      if (limited !== undefined) return limited;
+      await mergeMessage(ctx, accepted);
+    } catch (error) {
+      if (error instanceof HubError) return error;
+      throw error;
+    }
+    this.rateLimit.consume(fid, ctx.nowMs);
+    return undefined;
+  }
+}
+
+/** The locks a merge of this message needs: its fid, and what it may take from another fid. */
+function locksOf(data: MessageData): bigint[] {
+  const locks = [fidLock(data.fid)];
+  const contested = storeFor(data.type)?.crossFid?.target(data);
+  if (contested !== undefined) locks.push(nameLock(contested));
+  return locks;
+}
