@@ -4,7 +4,7 @@
  * `--print-config`. The built command, run as a user runs it, in a working directory of the test's.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -30,6 +30,7 @@ import { UsageError } from "../../src/usageError.js";
 import { startCastnet } from "../../src/library.js";
 import { castnet, errorLines, json, type Run } from "../cli/run.js";
 import { CASTNET_MAIN } from "../support/cli.js";
+import { killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
 import { FREE_PORTS } from "../support/ports.js";
 
 /** `nobody`: another user, for the tests that give a file or directory away (they need root). */
@@ -46,7 +47,10 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 process.umask(0o022);
 
 const scratchDirs: string[] = [];
-after(() => scratchDirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
+after(() => {
+  killCastnetProcesses();
+  scratchDirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+});
 function scratch(): string {
   const dir = mkdtempSync(join(tmpdir(), "castnet-local-"));
   scratchDirs.push(dir);
@@ -150,39 +154,11 @@ describe("castnet backup, as other users of the machine see it", () => {
 });
 
 /** `castnet start` in `cwd` until it says it runs; stop() sends SIGTERM and returns what it printed. */
-async function start(cwd: string, args: string[], env: Record<string, string> = {}) {
-  const child: ChildProcess = spawn(process.execPath, [CASTNET_MAIN, "start", ...FREE_PORTS, ...args], {
+const start = (cwd: string, args: string[], env: Record<string, string> = {}) =>
+  startCastnetProcess(args, {
     cwd,
-    env: { ...process.env, CASTNET_LOG_LEVEL: "warn", CASTNET_BLOCK_TIME: "0", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    env: { CASTNET_LOG_LEVEL: "warn", CASTNET_BLOCK_TIME: "0", ...env },
   });
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.on("close", (code, signal) => resolve(code ?? signal)),
-  );
-  const deadline = Date.now() + 30_000;
-  while (!output.includes("Press Ctrl+C") && Date.now() < deadline && child.exitCode === null)
-    await new Promise((r) => setTimeout(r, 100));
-  if (!output.includes("Press Ctrl+C")) child.kill("SIGKILL");
-  assert.match(output, /Press Ctrl\+C/, output);
-  const urls = Object.fromEntries(
-    [...output.matchAll(/^\s+(registry|hub|client API|devchain)\s+(http:\/\/\S+)$/gm)].map((m) => [
-      m[1]!,
-      m[2]!,
-    ]),
-  );
-  return {
-    urls,
-    output: () => output,
-    async stop() {
-      child.kill("SIGTERM");
-      assert.equal(await exited, 0, output);
-      return output;
-    },
-  };
-}
 
 /** A working directory holding a castnet.config.json of `settings`, with the file's `fileMode`. */
 function workingDir(settings: Record<string, unknown>, fileMode: number): { cwd: string; file: string } {

@@ -4,62 +4,23 @@
  * command line, where any local user reads it from `ps`.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import SQLite from "better-sqlite3";
 import { CASTNET_MAIN } from "../support/cli.js";
+import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
 import { FREE_PORTS } from "../support/ports.js";
 
 const TOKEN = "s3cret-admin-token-0123456789abcdef";
 
-interface Running {
-  urls: Record<string, string>;
-  /** Stops it with SIGTERM; resolves to everything it printed on stdout and stderr. */
-  stop(): Promise<string>;
-}
-
-/** Every castnet this file started: a test that fails before stopping its own leaves it to `after`. */
-const children: ChildProcess[] = [];
-
-async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [CASTNET_MAIN, "start", ...FREE_PORTS, "--block-time", "0", ...args],
-    {
-      env: { ...process.env, CASTNET_LOG_LEVEL: "info", CASTNET_ADMIN_TOKEN: "", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  children.push(child);
-  let output = "";
-  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
-  // After "close" every byte of the child's output has been read, and a death by signal is named.
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.on("close", (code, signal) => resolve(code ?? signal)),
-  );
-  const deadline = Date.now() + 30_000;
-  while (!output.includes("Press Ctrl+C") && Date.now() < deadline && child.exitCode === null)
-    await new Promise((r) => setTimeout(r, 100));
-  assert.match(output, /Press Ctrl\+C/, output);
-  const urls = Object.fromEntries(
-    [...output.matchAll(/^\s+(registry|hub|client API|devchain)\s+(http:\/\/\S+)$/gm)].map((m) => [
-      m[1]!,
-      m[2]!,
-    ]),
-  );
-  return {
-    urls,
-    async stop() {
-      child.kill("SIGTERM");
-      assert.equal(await exited, 0, output);
-      return output;
-    },
-  };
-}
+/** `castnet start` with the info log (the notices are checked) and no admin token from the environment. */
+const start = (args: string[], env: Record<string, string> = {}): Promise<RunningCastnet> =>
+  startCastnetProcess(["--block-time", "0", ...args], {
+    env: { CASTNET_LOG_LEVEL: "info", CASTNET_ADMIN_TOKEN: "", ...env },
+  });
 
 /** A start that is refused before anything runs. */
 function castnetStart(args: string[]) {
@@ -86,7 +47,7 @@ function grantBadge(apiUrl: string, headers: Record<string, string> = {}) {
 describe("secrets at rest and in the process table", () => {
   const dirs: string[] = [];
   after(() => {
-    for (const child of children) if (child.exitCode === null) child.kill("SIGKILL");
+    killCastnetProcesses();
     dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
   const scratch = () => {

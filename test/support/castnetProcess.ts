@@ -1,0 +1,63 @@
+/** `castnet start` as a child process, as a user runs it, until its banner says it runs. */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { CASTNET_MAIN } from "./cli.js";
+import { FREE_PORTS } from "./ports.js";
+
+export interface RunningCastnet {
+  /** The parts' URLs as the banner prints them, by its labels ("registry", "hub", "client API", "devchain"). */
+  urls: Record<string, string>;
+  /** Everything it printed so far, stdout and stderr together. */
+  output(): string;
+  /** Stops it with SIGTERM, asserts a clean exit, and resolves to everything it printed. */
+  stop(): Promise<string>;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills whatever a failed test left running, so that it cannot hold the test run open: call it in `after`. */
+export function killCastnetProcesses(): void {
+  for (const child of running) if (child.exitCode === null) child.kill("SIGKILL");
+  running.clear();
+}
+
+/** `castnet start` on free ports with `args`, in `cwd`, the environment's variables overridden by `env`. */
+export async function startCastnetProcess(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<RunningCastnet> {
+  const child: ChildProcess = spawn(process.execPath, [CASTNET_MAIN, "start", ...FREE_PORTS, ...args], {
+    cwd: options.cwd,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  running.add(child);
+  let output = "";
+  child.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  // After "close" every byte of the child's output has been read, and a death by signal is named.
+  const exited = new Promise<number | string | null>((resolve) =>
+    child.on("close", (code, signal) => resolve(code ?? signal)),
+  );
+  const deadline = Date.now() + 30_000;
+  while (!output.includes("Press Ctrl+C") && Date.now() < deadline && child.exitCode === null)
+    await new Promise((r) => setTimeout(r, 100));
+  if (!output.includes("Press Ctrl+C")) child.kill("SIGKILL");
+  assert.match(output, /Press Ctrl\+C/, output);
+  const urls = Object.fromEntries(
+    [...output.matchAll(/^\s+(registry|hub|client API|devchain)\s+(http:\/\/\S+)$/gm)].map((m) => [
+      m[1]!,
+      m[2]!,
+    ]),
+  );
+  return {
+    urls,
+    output: () => output,
+    async stop() {
+      child.kill("SIGTERM");
+      assert.equal(await exited, 0, output);
+      running.delete(child);
+      return output;
+    },
+  };
+}
