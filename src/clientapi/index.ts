@@ -15,7 +15,7 @@ import type { ActivitySource } from "../interfaces/activity.js";
 import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
 import { clientApiApi } from "./openapi.js";
-import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
+import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequests/limits.js";
 import { clientApiMetrics } from "./metrics.js";
 import { migrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
@@ -25,11 +25,11 @@ import type { ApiTables } from "./tables.js";
 
 export type { ActivitySource } from "../interfaces/activity.js";
 export type { ClientApiService } from "./service.js";
-export type { ApprovalTypedData } from "./approvals.js";
-export type { SignedKeyRequestJson } from "./keyRequests.js";
+export type { ApprovalTypedData } from "./keyRequests/approvals.js";
+export type { SignedKeyRequestJson } from "./keyRequests/keyRequests.js";
 export type { PowerBadgeRule } from "./powerBadges.js";
 export { ClientApiError, clientApiErrorSchema, notFound } from "./errors.js";
-export { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequestLimits.js";
+export { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequests/limits.js";
 
 export interface ClientApiOptions {
   database: DatabaseConfig;

@@ -1,4 +1,5 @@
 import type { Generated, Kysely } from "kysely";
+import type { KeyRequestState } from "./keyRequests/states.js";
 
 /** The client API's tables (all prefixed `api_`). Times are Unix seconds; booleans are 0/1. */
 export interface ApiTables {
@@ -80,11 +81,6 @@ export interface ApiTables {
 }
 
 export type ActionKind = "cast" | "composer";
-/**
- * "submitting": approved, its key add on the way to the chain (or cut off on the way by a crash);
- * shown as "pending" until the chain accepted the key add.
- */
-export type KeyRequestState = "pending" | "submitting" | "approved" | "completed";
 
 /** What every store function runs on: the database's handle, or the transaction it is given. */
 export type ApiDb = Kysely<ApiTables>;

@@ -1,5 +1,5 @@
 /**
- * The input rules of signed key requests (src/clientapi/keyRequestInput.ts) and their limiter
+ * The input rules of signed key requests (src/clientapi/keyRequests/input.ts) and their limiter
  * (keyRequestLimits.ts): each refusal is a 400 (or a 429) with the sentence the app's developer reads.
  */
 import assert from "node:assert/strict";
@@ -12,8 +12,8 @@ import {
   isRedirectUrl,
   parseFid,
   parseSignature,
-} from "../../src/clientapi/keyRequestInput.js";
-import { keyRequestLimiter } from "../../src/clientapi/keyRequestLimits.js";
+} from "../../src/clientapi/keyRequests/input.js";
+import { keyRequestLimiter } from "../../src/clientapi/keyRequests/limits.js";
 
 /** The refusal `run` throws, as the client API answers it. */
 function refusal(run: () => unknown): { status: number; message: string; retryAfter?: number } {

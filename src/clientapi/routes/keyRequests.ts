@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { Approval, NewKeyRequest } from "../keyRequests.js";
+import type { Approval, NewKeyRequest } from "../keyRequests/keyRequests.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import * as s from "./schemas.js";
 

@@ -1,5 +1,6 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
-import type { ApiDb, ApiTables, KeyRequestState } from "./tables.js";
+import type { ApiDb, ApiTables } from "../tables.js";
+import { type KeyRequestState, mayMove } from "./states.js";
 
 export type KeyRequestRow = Selectable<ApiTables["api_signed_key_requests"]>;
 
@@ -60,6 +61,9 @@ export async function moveKeyRequest(
   from: KeyRequestState,
   change: Updateable<ApiTables["api_signed_key_requests"]>,
 ): Promise<boolean> {
+  const to = change.state as KeyRequestState | undefined;
+  if (to !== undefined && to !== from && !mayMove(from, to))
+    throw new Error(`a signed key request cannot move from ${from} to ${to} (states.ts)`);
   const updated = await db
     .updateTable("api_signed_key_requests")
     .set(change)

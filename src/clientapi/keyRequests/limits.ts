@@ -1,5 +1,5 @@
-import { SignedWriteLimiter } from "../http/index.js";
-import { ClientApiError } from "./errors.js";
+import { SignedWriteLimiter } from "../../http/index.js";
+import { ClientApiError } from "../errors.js";
 
 /**
  * How many signed key requests may be created per hour. An app's backend creates one per sign-in, so

@@ -1,34 +1,28 @@
 import { randomBytes } from "node:crypto";
 import { type Address, type Hex, verifyMessage } from "viem";
-import type { ChainClient } from "../interfaces/chain.js";
-import type { SignedWriteLimiter } from "../http/index.js";
-import { verifyKeyGatewayAdd, verifySignedKeyRequest } from "../protocol/eip712/index.js";
-import type { NamingProfile } from "../protocol/naming.js";
-import { serializedTransaction } from "../storage/index.js";
+import type { ChainClient } from "../../interfaces/chain.js";
+import type { SignedWriteLimiter } from "../../http/index.js";
+import { verifyKeyGatewayAdd, verifySignedKeyRequest } from "../../protocol/eip712/index.js";
+import type { NamingProfile } from "../../protocol/naming.js";
+import { serializedTransaction } from "../../storage/index.js";
 import { type ApprovalTypedData, approvalAdd, approvalTypedData } from "./approvals.js";
-import type { ApiContext } from "./context.js";
-import { ClientApiError, badInput, conflict, notFound } from "./errors.js";
-import {
-  checkKey,
-  checkToken,
-  futureDeadline,
-  isRedirectUrl,
-  parseFid,
-  parseSignature,
-} from "./keyRequestInput.js";
+import type { ApiContext } from "../context.js";
+import { ClientApiError, badInput, conflict, notFound } from "../errors.js";
+import { checkKey, checkToken, futureDeadline, isRedirectUrl, parseFid, parseSignature } from "./input.js";
 import { KeyAdds, chainFailure } from "./keyAdds.js";
-import type { KeyRequestRow } from "./keyRequestStore.js";
-import * as keyRequestStore from "./keyRequestStore.js";
-import type { Sponsors } from "./sponsors.js";
-import * as sponsorStore from "./sponsorStore.js";
-import type { ApiDb } from "./tables.js";
+import type { KeyRequestRow } from "./store.js";
+import * as keyRequestStore from "./store.js";
+import type { Sponsors } from "../sponsors.js";
+import * as sponsorStore from "../sponsorStore.js";
+import type { ApiDb } from "../tables.js";
+import { KEY_REQUEST_STATES, type ShownKeyRequestState } from "./states.js";
 
 /** The request as POST and GET answer it (docs/reference/client-api.md §7.3). */
 export interface SignedKeyRequestJson {
   token: string;
   deeplinkUrl: string;
   key: string;
-  state: "pending" | "approved" | "completed";
+  state: ShownKeyRequestState;
   requestFid: number;
   isSponsored: boolean;
   userFid?: number;
@@ -308,12 +302,12 @@ export class KeyRequests {
       token: row.token,
       deeplinkUrl: this.options.deeplink(row.token),
       key: row.key,
-      // The key add is not on the chain yet: to a poller the request is still pending.
-      state: row.state === "submitting" ? "pending" : row.state,
+      state: KEY_REQUEST_STATES[row.state].shownAs,
       requestFid: row.request_fid,
       isSponsored: row.sponsor_fid !== null,
     };
-    if (row.user_fid !== null && row.state !== "submitting") json.userFid = row.user_fid;
+    // A request still shown as pending names no user yet, even while its approval is submitted.
+    if (row.user_fid !== null && json.state !== "pending") json.userFid = row.user_fid;
     return json;
   }
 }

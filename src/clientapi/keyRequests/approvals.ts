@@ -1,9 +1,9 @@
 import type { Address, Hex } from "viem";
-import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
-import { KEY_GATEWAY_ADD_TYPES, keyGatewayAddTypedData } from "../protocol/eip712/index.js";
-import type { NamingProfile } from "../protocol/naming.js";
+import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../../protocol/contracts.js";
+import { KEY_GATEWAY_ADD_TYPES, keyGatewayAddTypedData } from "../../protocol/eip712/index.js";
+import type { NamingProfile } from "../../protocol/naming.js";
 import { metadataOf } from "./keyAdds.js";
-import type { KeyRequestRow } from "./keyRequestStore.js";
+import type { KeyRequestRow } from "./store.js";
 
 /** The key gateway `Add` a wallet signs to approve, as JSON (EIP-712 `eth_signTypedData_v4` form). */
 export interface ApprovalTypedData {

@@ -1,5 +1,5 @@
 import type { Hex } from "viem";
-import { badInput } from "./errors.js";
+import { badInput } from "../errors.js";
 
 /** Above this a "Unix seconds" value is really milliseconds (10^11 s is the year 5138). */
 const LARGEST_SECONDS = 100_000_000_000;

@@ -1,14 +1,14 @@
 import type { Address, Hex } from "viem";
-import type { ChainClient, TransactionStatus } from "../interfaces/chain.js";
-import type { Logger } from "../http/index.js";
-import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
-import { encodeSignedKeyRequestMetadata } from "../protocol/eip712/index.js";
-import { serializedTransaction } from "../storage/index.js";
-import type { ApiContext } from "./context.js";
-import { ClientApiError, conflict } from "./errors.js";
-import type { KeyRequestRow } from "./keyRequestStore.js";
-import * as keyRequestStore from "./keyRequestStore.js";
-import * as sponsorStore from "./sponsorStore.js";
+import type { ChainClient, TransactionStatus } from "../../interfaces/chain.js";
+import type { Logger } from "../../http/index.js";
+import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../../protocol/contracts.js";
+import { encodeSignedKeyRequestMetadata } from "../../protocol/eip712/index.js";
+import { serializedTransaction } from "../../storage/index.js";
+import type { ApiContext } from "../context.js";
+import { ClientApiError, conflict } from "../errors.js";
+import type { KeyRequestRow } from "./store.js";
+import * as keyRequestStore from "./store.js";
+import * as sponsorStore from "../sponsorStore.js";
 
 /**
  * An approval cut off while "submitting" (a crash, a chain that never answered) is resolved this long
