@@ -1,6 +1,6 @@
 /**
  * castnet's layers (docs/architecture.md, "Layers"), checked by `npm run lint`. From the bottom:
- * protocol, storage and http (what every part shares); the SDK (src/client) and the interfaces the
+ * protocol, storage and http (what every part shares); the SDK (src/sdk) and the interfaces the
  * parts use of each other (src/interfaces); the four parts; the wallet (keystore, wallet-side
  * signing); the explorer (pages over the parts' public APIs); the stack (composes the parts); the
  * CLI. A module imports only from its own layer and the ones below it.
@@ -30,13 +30,13 @@ module.exports = {
       severity: "error",
       comment: "protocol, storage and http are below every part.",
       from: { path: "^src/(protocol|storage|http)/" },
-      to: { path: `^src/(${PARTS.slice(1, -1)}|interfaces|client|${ABOVE_PARTS.slice(1, -1)})/` },
+      to: { path: `^src/(${PARTS.slice(1, -1)}|interfaces|sdk|${ABOVE_PARTS.slice(1, -1)})/` },
     },
     {
       name: "sdk-and-interfaces-import-no-part",
       severity: "error",
       comment: "The SDK and the interfaces between parts rest on the shared layers only.",
-      from: { path: "^src/(client|interfaces)/" },
+      from: { path: "^src/(sdk|interfaces)/" },
       to: { path: `^src/(${PARTS.slice(1, -1)}|${ABOVE_PARTS.slice(1, -1)})/` },
     },
     {
@@ -72,6 +72,6 @@ module.exports = {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    exclude: { path: "^src/(protocol|client)/generated/" },
+    exclude: { path: "^src/(protocol|sdk)/generated/" },
   },
 };

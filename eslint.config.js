@@ -8,7 +8,7 @@ export default tseslint.config(
       "dist/",
       "node_modules/",
       "src/protocol/generated/",
-      "src/client/generated/",
+      "src/sdk/generated/",
       ".castnet/",
       "test-artifacts/",
     ],

@@ -15,7 +15,7 @@ import {
   parseStartOptions,
 } from "./stack/options.js";
 import { startStack } from "./stack/stack.js";
-import { ClientApiClient, DevchainClient, HubClient, HubError, RegistryClient } from "./client/index.js";
+import { ClientApiClient, DevchainClient, HubClient, HubError, RegistryClient } from "./sdk/index.js";
 import { namingProfile, type NamingProfileName } from "./protocol/naming.js";
 import { once } from "./once.js";
 

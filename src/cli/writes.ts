@@ -3,7 +3,7 @@
  * building blocks the everyday commands and the demo seed share.
  */
 import type { Hex, LocalAccount } from "viem";
-import type { SignedKeyRequest } from "../client/index.js";
+import type { SignedKeyRequest } from "../sdk/index.js";
 import { generateEd25519KeyPair } from "../protocol/ed25519.js";
 // Each from its own module: the eip712 index also loads what pulls in all of viem (ABI coding).
 import {
@@ -24,7 +24,7 @@ import { NEUTRAL } from "../protocol/naming.js";
 import type { Context } from "./context.js";
 import type { HubMessage } from "./http/hub.js";
 import { CliError, request } from "./http/request.js";
-import type { Transfer } from "../client/index.js";
+import type { Transfer } from "../sdk/index.js";
 import type { StoredAccount } from "../wallet/keystore.js";
 import { submit } from "./messages.js";
 import { type CastTarget, type MentionedText, mention } from "./targets.js";

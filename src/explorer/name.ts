@@ -1,5 +1,5 @@
 /** GET /name/:name: who holds the name now and every transfer of it, with the registry's signatures. */
-import type { Transfer } from "../client/index.js";
+import type { Transfer } from "../sdk/index.js";
 import { fidLink, table, unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
 import type { Sources } from "./sources.js";

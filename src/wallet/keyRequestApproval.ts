@@ -1,7 +1,7 @@
 /** `castnet key-request approve`: approve a signed key request as the user's wallet would. */
 import type { Address, Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import type { KeyRequestApproval, SignedKeyRequest } from "../client/index.js";
+import type { KeyRequestApproval, SignedKeyRequest } from "../sdk/index.js";
 import {
   KEY_GATEWAY_ADD_TYPES,
   isRealNetworkKeyGateway,

@@ -95,7 +95,7 @@ it("packs, installs into a fresh project and runs a program there", (t) => {
     join(theirs, "build", "Release", "better_sqlite3.node"),
   );
 
-  for (const entry of ["index", "client/index", "protocol/index"])
+  for (const entry of ["index", "sdk/index", "protocol/index"])
     assert.ok(existsSync(join(project, "node_modules", "castnet", "dist", `${entry}.d.ts`)), entry);
   assert.equal(existsSync(join(project, "node_modules", "castnet", "LICENSE")), true);
 

@@ -1,7 +1,7 @@
 /** The client API's HTTP API as the CLI uses it (docs/clientapi.md), through the SDK's ClientApiClient. */
-import type { SignedKeyRequest } from "../../client/index.js";
+import type { SignedKeyRequest } from "../../sdk/index.js";
 import type { ChannelJson } from "../../clientapi/render.js";
-import { ClientApiClient as SdkClientApiClient } from "../../client/index.js";
+import { ClientApiClient as SdkClientApiClient } from "../../sdk/index.js";
 import { sdkOptions, throughSdk } from "./request.js";
 
 export interface SignedKeyRequestBody {

@@ -1,5 +1,5 @@
 /** The hub's HTTP API as the CLI uses it (docs/hub.md), through the SDK's HubClient. */
-import { HubClient as SdkHubClient } from "../../client/index.js";
+import { HubClient as SdkHubClient } from "../../sdk/index.js";
 import { sdkOptions, throughSdk } from "./request.js";
 
 /** A message as the hub renders it in JSON (only the fields the CLI reads are typed). */

@@ -1,9 +1,5 @@
 /** The name registry's HTTP API as the CLI uses it (docs/registry.md), through the SDK's RegistryClient. */
-import {
-  RegistryClient as SdkRegistryClient,
-  type Transfer,
-  type TransferRequest,
-} from "../../client/index.js";
+import { RegistryClient as SdkRegistryClient, type Transfer, type TransferRequest } from "../../sdk/index.js";
 import { sdkOptions, throughSdk } from "./request.js";
 
 export function registryClient(base: string) {

@@ -4,7 +4,7 @@
  * The part modules beside this one call through the SDK (castnet/client) with `throughSdk`; `request`
  * is for a one-off call to any path.
  */
-import { CastnetApiError, type ClientOptions } from "../../client/index.js";
+import { CastnetApiError, type ClientOptions } from "../../sdk/index.js";
 
 export type PartLabel = "hub" | "registry" | "client API" | "devchain";
 

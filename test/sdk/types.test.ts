@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { it } from "node:test";
 import { GENERATED_DIR, SDK_PARTS, generateSdkTypes } from "../../scripts/sdkTypes.js";
 
-it("src/client/generated holds the types the parts' OpenAPI documents generate", async () => {
+it("src/sdk/generated holds the types the parts' OpenAPI documents generate", async () => {
   const generated = await generateSdkTypes();
   assert.deepEqual(
     readdirSync(GENERATED_DIR).sort(),
@@ -16,6 +16,6 @@ it("src/client/generated holds the types the parts' OpenAPI documents generate",
   for (const [name, text] of Object.entries(generated))
     assert.ok(
       readFileSync(join(GENERATED_DIR, `${name}.ts`), "utf8") === text,
-      `src/client/generated/${name}.ts is not what the schemas generate: run npm run sdk:types`,
+      `src/sdk/generated/${name}.ts is not what the schemas generate: run npm run sdk:types`,
     );
 });

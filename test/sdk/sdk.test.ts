@@ -17,7 +17,7 @@ import {
   HubError,
   RegistryClient,
   RegistryError,
-} from "../../src/client/index.js";
+} from "../../src/sdk/index.js";
 import { MessageType, SocialNetwork } from "../../src/protocol/generated/message.js";
 import { signMessageData } from "../../src/protocol/message.js";
 import { NEUTRAL } from "../../src/protocol/naming.js";
