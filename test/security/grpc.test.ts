@@ -18,6 +18,7 @@ import { getInsecureHubRpcClient } from "@farcaster/hub-nodejs";
 import { parseStartOptions } from "../../src/stack/options.js";
 import { type RunningStack, startStack as startCastnet } from "../../src/stack/stack.js";
 import { createLogger } from "../../src/http/index.js";
+import { MAX_UNREAD_ANSWER_BYTES } from "../../src/hub/api/grpc/callLimits.js";
 import { FidRequest } from "../../src/protocol/generated/request_response.js";
 import { testEngines } from "../support/databases.js";
 import { FREE_PORTS } from "../support/ports.js";
@@ -213,11 +214,13 @@ describe("the hub's gRPC port holds the HTTP limits", () => {
       const call = rawCall(session, "GetInfo", { body: frame(new Uint8Array(0)), end: true });
       const status = await call.status;
       assert.equal(status?.code, 0);
-      const closedAfter = await closesWithin(session, IDLE_TIMEOUT_MS + 4_000);
+      // grpc-js's idle timer runs from the connection's last activity and rearms when it fires
+      // early, so a loaded machine closes it between one and two idle timeouts after the call.
+      const closedAfter = await closesWithin(session, 2 * IDLE_TIMEOUT_MS + 4_000);
       console.log(`idle connection closed ${closedAfter} ms after its call`);
       assert.notEqual(closedAfter, undefined, "the idle connection was kept open");
       assert.ok(
-        closedAfter! >= IDLE_TIMEOUT_MS - 200 && closedAfter! < IDLE_TIMEOUT_MS + 1_500,
+        closedAfter! >= IDLE_TIMEOUT_MS - 200 && closedAfter! < 2 * IDLE_TIMEOUT_MS + 1_500,
         `closed after ${closedAfter} ms`,
       );
     } finally {
@@ -304,8 +307,11 @@ for (const engine of (await testEngines()).slice(0, 1)) {
     const CASTS = 600;
     /** Fewer than the streams a connection may have open, so that every call reaches the hub. */
     const CALLS = 90;
-    /** What the hub may hold for one such connection (16 MiB of answers and one more), and room for noise. */
-    const BOUND = 24 * 1024 * 1024;
+    /**
+     * What the hub may hold for one such connection (16 MiB of answers and one more), with room for
+     * what else the process holds at that moment on a loaded machine (it held 91 MB before the bound).
+     */
+    const BOUND = 48 * 1024 * 1024;
     let stack: Stack;
     let address: string;
     let fid: number;
@@ -377,8 +383,13 @@ for (const engine of (await testEngines()).slice(0, 1)) {
         );
         assert.ok(grown < BOUND, `the hub holds ${grown} more bytes of buffers`);
         assert.equal(queued + refused, CALLS, JSON.stringify(answered));
+        // The exact bound: answers queued for the connection beyond 16 MiB are refused, one let through.
+        assert.ok(
+          (queued - 1) * page <= MAX_UNREAD_ANSWER_BYTES,
+          `${queued} answers of ${page} bytes queued`,
+        );
         // No answer leaves while the window is shut: the connection is closed within the idle timeout.
-        const closedAfter = await closesWithin(session, IDLE_TIMEOUT_MS + 4_000);
+        const closedAfter = await closesWithin(session, 2 * IDLE_TIMEOUT_MS + 4_000);
         console.log(`stalled connection closed ${closedAfter} ms after its answers were queued`);
         assert.notEqual(closedAfter, undefined, "the stalled connection was kept open");
       } finally {
