@@ -1,6 +1,6 @@
 /**
  * castnet's layers (docs/architecture.md, "Layers"), checked by `npm run lint`. From the bottom:
- * protocol, storage and http (what every part shares); the SDK (src/sdk) and the interfaces the
+ * protocol, storage, http and part (what every part shares: the skeleton a part is built on); the SDK (src/sdk) and the interfaces the
  * parts use of each other (src/interfaces); the four parts; the wallet (keystore, wallet-side
  * signing); the explorer (pages over the parts' public APIs); the stack (composes the parts); the
  * CLI. A module imports only from its own layer and the ones below it.
@@ -28,8 +28,8 @@ module.exports = {
     {
       name: "shared-layers-import-no-part",
       severity: "error",
-      comment: "protocol, storage and http are below every part.",
-      from: { path: "^src/(protocol|storage|http)/" },
+      comment: "protocol, storage, http and the part skeleton are below every part.",
+      from: { path: "^src/(protocol|storage|http|part)/" },
       to: { path: `^src/(${PARTS.slice(1, -1)}|interfaces|sdk|${ABOVE_PARTS.slice(1, -1)})/` },
     },
     {

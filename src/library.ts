@@ -7,15 +7,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type AccountDetails, createAccount } from "./stack/account.js";
-import {
-  type LogLevel,
-  type Network,
-  type PartName,
-  PART_NAMES,
-  parseStartOptions,
-} from "./stack/options.js";
+import { type LogLevel, type Network, parseStartOptions } from "./stack/options.js";
+import { type PartName, PART_NAMES } from "./stack/parts.js";
 import { startStack } from "./stack/stack.js";
-import { ClientApiClient, DevchainClient, HubClient, HubError, RegistryClient } from "./sdk/index.js";
+import { ClientApiClient, DevchainClient, HubClient, HubResponseError, RegistryClient } from "./sdk/index.js";
 import { namingProfile, type NamingProfileName } from "./protocol/naming.js";
 import { once } from "./once.js";
 
@@ -142,7 +137,7 @@ async function hubHasSigner(hub: HubClient, account: AccountDetails): Promise<vo
       await hub.get("/v1/onChainSignersByFid", { fid: account.fid, signer: account.signerPublicKey });
       return;
     } catch (error) {
-      if (!(error instanceof HubError && error.status === 404) || Date.now() > deadline) throw error;
+      if (!(error instanceof HubResponseError && error.status === 404) || Date.now() > deadline) throw error;
     }
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

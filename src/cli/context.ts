@@ -11,22 +11,8 @@ import { hubClient } from "./http/hub.js";
 import { registryClient } from "./http/registry.js";
 import { Keystore, type StoredAccount } from "../wallet/keystore.js";
 import { START_OPTIONS } from "../stack/options.js";
+import { type PartName, PARTS } from "../stack/parts.js";
 import { UsageError } from "../usageError.js";
-
-export type Part = "hub" | "registry" | "api" | "chain";
-
-const PORT_OF: Record<Part, string> = {
-  hub: "hub-port",
-  registry: "registry-port",
-  api: "api-port",
-  chain: "chain-port",
-};
-const NAME_OF: Record<Part, string> = {
-  hub: "hub",
-  registry: "registry",
-  api: "client API",
-  chain: "devchain",
-};
 
 function startDefault(name: string): string {
   return START_OPTIONS[name]!.default!;
@@ -43,14 +29,13 @@ export function withOptions(
     keystore = false,
     account = false,
     json = true,
-  }: { parts?: Part[]; keystore?: boolean; account?: boolean; json?: boolean },
+  }: { parts?: PartName[]; keystore?: boolean; account?: boolean; json?: boolean },
 ): Command {
   for (const part of parts) {
-    const flag = part === "api" ? "api-url" : `${part}-url`;
     command.addOption(
-      new Option(`--${flag} <url>`, `the ${NAME_OF[part]}`)
-        .env(`CASTNET_${flag.toUpperCase().replaceAll("-", "_")}`)
-        .default(`http://127.0.0.1:${startDefault(PORT_OF[part])}`),
+      new Option(`--${part}-url <url>`, `the ${PARTS[part].title}`)
+        .env(`CASTNET_${part.toUpperCase()}_URL`)
+        .default(`http://127.0.0.1:${startDefault(`${part}-port`)}`),
     );
   }
   if (parts.includes("api") || parts.includes("chain"))

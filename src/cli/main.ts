@@ -8,7 +8,7 @@
  * garbage collector took more CPU than the reads themselves (docs/performance.md).
  */
 import { type Command, CommanderError } from "commander";
-import { ChainError } from "../devchain/errors.js";
+import { DevchainError } from "../interfaces/chainErrors.js";
 import { StartupError } from "../http/listen.js";
 import { CliError } from "./http/request.js";
 import { UsageError } from "../usageError.js";
@@ -27,9 +27,9 @@ function commandOf(program: Command, argv: readonly string[]): { command: Comman
   }
 }
 
-/** One line for any failure; ChainError's unreachable devchain in the words every part uses. */
+/** One line for any failure; DevchainError's unreachable devchain in the words every part uses. */
 function messageOf(error: unknown): string {
-  if (error instanceof ChainError && error.code === "chain_unavailable") {
+  if (error instanceof DevchainError && error.code === "chain_unavailable") {
     const at = /^the devchain at (\S+) is unreachable/.exec(error.message);
     if (at) return `cannot reach the devchain at ${at[1]}: is castnet running?`;
   }

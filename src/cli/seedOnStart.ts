@@ -1,5 +1,6 @@
 /** `castnet start --seed demo`: the demo world, seeded once the stack listens (StartReports.afterListen). */
-import type { PartName, StackConfig } from "../stack/options.js";
+import type { StackConfig } from "../stack/options.js";
+import type { PartName } from "../stack/parts.js";
 import { contextOf } from "./context.js";
 import type { Progress } from "./progress.js";
 import { seedDemo } from "./seed/index.js";

@@ -3,7 +3,7 @@
  * part's database and the hub's catch-up with the chain and the registry. The parts only report
  * numbers (a callback in their options); these turn them into Progress lines.
  */
-import type { CatchUp } from "../hub/follow/follower.js";
+import type { CatchUpProgress } from "../hub/follow/follower.js";
 import type { MigrationProgress } from "../storage/index.js";
 import { type Output, type Progress, progress } from "./progress.js";
 
@@ -24,7 +24,7 @@ export function migrationLines(part: string, out: Output = process.stderr): Migr
  */
 export function catchUpLines(
   out: Output = process.stderr,
-): (source: "chain" | "registry", catchUp: CatchUp) => void {
+): (source: "chain" | "registry", catchUp: CatchUpProgress) => void {
   const shown: Partial<Record<"chain" | "registry", Progress>> = {};
   return (source, { done, total, finished }) => {
     const what =

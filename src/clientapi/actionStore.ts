@@ -1,12 +1,12 @@
 import type { Insertable, Selectable } from "kysely";
 import { keysetPage } from "./keysetPage.js";
 import type { Keyset } from "./paging.js";
-import type { ActionKind, ApiDb, ApiTables } from "./tables.js";
+import type { ActionKind, ClientApiDb, ClientApiTables } from "./tables.js";
 
-export type ActionRow = Selectable<ApiTables["api_actions"]>;
+export type ActionRow = Selectable<ClientApiTables["api_actions"]>;
 
 /** The `top` list of discover-actions: "ordered by total users", i.e. installs; `after` is (installs, id). */
-export function topActions(db: ApiDb, kind: ActionKind, after: Keyset | undefined, limit: number) {
+export function topActions(db: ClientApiDb, kind: ActionKind, after: Keyset | undefined, limit: number) {
   return db
     .selectFrom("api_actions")
     .selectAll()
@@ -16,7 +16,7 @@ export function topActions(db: ApiDb, kind: ActionKind, after: Keyset | undefine
 }
 
 /** The featured composer actions in their curated order; `after` is (rank, id). */
-export function featuredActions(db: ApiDb, after: Keyset | undefined, limit: number) {
+export function featuredActions(db: ClientApiDb, after: Keyset | undefined, limit: number) {
   return db
     .selectFrom("api_actions")
     .selectAll()
@@ -25,15 +25,19 @@ export function featuredActions(db: ApiDb, after: Keyset | undefined, limit: num
     .execute();
 }
 
-export function listActions(db: ApiDb): Promise<ActionRow[]> {
+export function listActions(db: ClientApiDb): Promise<ActionRow[]> {
   return db.selectFrom("api_actions").selectAll().orderBy("id").execute();
 }
 
-export function getAction(db: ApiDb, id: number): Promise<ActionRow | undefined> {
+export function getAction(db: ClientApiDb, id: number): Promise<ActionRow | undefined> {
   return db.selectFrom("api_actions").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export function actionIdByUrl(db: ApiDb, kind: ActionKind, actionUrl: string): Promise<number | undefined> {
+export function actionIdByUrl(
+  db: ClientApiDb,
+  kind: ActionKind,
+  actionUrl: string,
+): Promise<number | undefined> {
   return db
     .selectFrom("api_actions")
     .select("id")
@@ -43,13 +47,16 @@ export function actionIdByUrl(db: ApiDb, kind: ActionKind, actionUrl: string): P
     .then((row) => row?.id);
 }
 
-export async function insertAction(trx: ApiDb, row: Insertable<ApiTables["api_actions"]>): Promise<number> {
+export async function insertAction(
+  trx: ClientApiDb,
+  row: Insertable<ClientApiTables["api_actions"]>,
+): Promise<number> {
   const inserted = await trx.insertInto("api_actions").values(row).returning("id").executeTakeFirstOrThrow();
   return inserted.id;
 }
 
 /** Returns whether the install was new. */
-export async function install(trx: ApiDb, actionId: number, fid: number, at: number): Promise<boolean> {
+export async function install(trx: ClientApiDb, actionId: number, fid: number, at: number): Promise<boolean> {
   const inserted = await trx
     .insertInto("api_action_installs")
     .values({ action_id: actionId, fid, installed_at: at })
@@ -65,7 +72,7 @@ export async function install(trx: ApiDb, actionId: number, fid: number, at: num
   return true;
 }
 
-export async function uninstall(trx: ApiDb, actionId: number, fid: number): Promise<boolean> {
+export async function uninstall(trx: ClientApiDb, actionId: number, fid: number): Promise<boolean> {
   const deleted = await trx
     .deleteFrom("api_action_installs")
     .where("action_id", "=", actionId)
@@ -81,7 +88,7 @@ export async function uninstall(trx: ApiDb, actionId: number, fid: number): Prom
   return true;
 }
 
-export async function lastFeaturedRank(trx: ApiDb): Promise<number> {
+export async function lastFeaturedRank(trx: ClientApiDb): Promise<number> {
   const row = await trx
     .selectFrom("api_actions")
     .select((eb) => eb.fn.max("featured_rank").as("rank"))
@@ -89,6 +96,10 @@ export async function lastFeaturedRank(trx: ApiDb): Promise<number> {
   return row?.rank === null || row?.rank === undefined ? 0 : Number(row.rank);
 }
 
-export async function setFeaturedRank(trx: ApiDb, actionId: number, rank: number | null): Promise<void> {
+export async function setFeaturedRank(
+  trx: ClientApiDb,
+  actionId: number,
+  rank: number | null,
+): Promise<void> {
   await trx.updateTable("api_actions").set({ featured_rank: rank }).where("id", "=", actionId).execute();
 }

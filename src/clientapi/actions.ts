@@ -5,9 +5,14 @@ import * as actionStore from "./actionStore.js";
 import type { ApiContext } from "./context.js";
 import { badInput, conflict, notFound } from "./errors.js";
 import { ACTION_ICONS } from "./icons.js";
-import { type Page, type PageQuery, readPage } from "./paging.js";
+import { type CursorPage, type PageQuery, readPage } from "./paging.js";
 import { type ActionJson, renderAction } from "./render.js";
-import type { ActionKind, ApiDb, ApiTables } from "./tables.js";
+import {
+  type ActionKind,
+  type ClientApiDb,
+  CLIENT_API_TABLE_PREFIX,
+  type ClientApiTables,
+} from "./tables.js";
 import { WEB_SCHEMES, isUrl } from "./urls.js";
 
 export interface NewAction {
@@ -50,7 +55,7 @@ function checkNewAction(input: NewAction): void {
 }
 
 /** A checked action as its new row: no installs yet, not featured. */
-function newActionRow(input: NewAction, createdAt: number): Insertable<ApiTables["api_actions"]> {
+function newActionRow(input: NewAction, createdAt: number): Insertable<ClientApiTables["api_actions"]> {
   return {
     kind: input.type,
     name: input.name,
@@ -77,13 +82,13 @@ function actionRecord(row: ActionRow): ActionRecord {
   return record;
 }
 
-async function existingAction(trx: ApiDb, actionId: number): Promise<ActionRow> {
+async function existingAction(trx: ClientApiDb, actionId: number): Promise<ActionRow> {
   const action = await actionStore.getAction(trx, actionId);
   if (!action) throw notFound(`No action found with id ${actionId}`);
   return action;
 }
 
-async function recordOf(db: ApiDb, actionId: number): Promise<ActionRecord> {
+async function recordOf(db: ClientApiDb, actionId: number): Promise<ActionRecord> {
   return actionRecord((await actionStore.getAction(db, actionId))!);
 }
 
@@ -94,7 +99,7 @@ async function recordOf(db: ApiDb, actionId: number): Promise<ActionRecord> {
 export class Actions {
   constructor(private readonly ctx: ApiContext) {}
 
-  top(kind: ActionKind, query: PageQuery): Promise<Page<ActionJson>> {
+  top(kind: ActionKind, query: PageQuery): Promise<CursorPage<ActionJson>> {
     return readPage(
       this.ctx.cursors,
       `top:${kind}`,
@@ -105,7 +110,7 @@ export class Actions {
     );
   }
 
-  featured(query: PageQuery): Promise<Page<ActionJson>> {
+  featured(query: PageQuery): Promise<CursorPage<ActionJson>> {
     return readPage(
       this.ctx.cursors,
       "featured",
@@ -122,7 +127,7 @@ export class Actions {
 
   async register(input: NewAction): Promise<ActionRecord> {
     checkNewAction(input);
-    return serializedTransaction(this.ctx.database, "api:actions", async (trx) => {
+    return serializedTransaction(this.ctx.database, `${CLIENT_API_TABLE_PREFIX}:actions`, async (trx) => {
       if ((await actionStore.actionIdByUrl(trx, input.type, input.actionUrl)) !== undefined)
         throw conflict(`a ${input.type} action with actionUrl ${input.actionUrl} is already registered`);
       const id = await actionStore.insertAction(trx, newActionRow(input, this.ctx.nowSeconds()));
@@ -131,24 +136,32 @@ export class Actions {
   }
 
   install(actionId: number, fid: number): Promise<ActionRecord> {
-    return serializedTransaction(this.ctx.database, `api:action:${actionId}`, async (trx) => {
-      await existingAction(trx, actionId);
-      await actionStore.install(trx, actionId, fid, this.ctx.nowSeconds());
-      return recordOf(trx, actionId);
-    });
+    return serializedTransaction(
+      this.ctx.database,
+      `${CLIENT_API_TABLE_PREFIX}:action:${actionId}`,
+      async (trx) => {
+        await existingAction(trx, actionId);
+        await actionStore.install(trx, actionId, fid, this.ctx.nowSeconds());
+        return recordOf(trx, actionId);
+      },
+    );
   }
 
   uninstall(actionId: number, fid: number): Promise<ActionRecord> {
-    return serializedTransaction(this.ctx.database, `api:action:${actionId}`, async (trx) => {
-      await existingAction(trx, actionId);
-      await actionStore.uninstall(trx, actionId, fid);
-      return recordOf(trx, actionId);
-    });
+    return serializedTransaction(
+      this.ctx.database,
+      `${CLIENT_API_TABLE_PREFIX}:action:${actionId}`,
+      async (trx) => {
+        await existingAction(trx, actionId);
+        await actionStore.uninstall(trx, actionId, fid);
+        return recordOf(trx, actionId);
+      },
+    );
   }
 
   /** Puts a composer action in the featured list at `rank` (lower first; ties by id), or last. */
   feature(actionId: number, rank?: number): Promise<ActionRecord> {
-    return serializedTransaction(this.ctx.database, "api:actions", async (trx) => {
+    return serializedTransaction(this.ctx.database, `${CLIENT_API_TABLE_PREFIX}:actions`, async (trx) => {
       const action = await existingAction(trx, actionId);
       if (action.kind !== "composer")
         throw conflict(`action ${actionId} is a cast action; only composer actions are featured`);
@@ -158,7 +171,7 @@ export class Actions {
   }
 
   unfeature(actionId: number): Promise<ActionRecord> {
-    return serializedTransaction(this.ctx.database, "api:actions", async (trx) => {
+    return serializedTransaction(this.ctx.database, `${CLIENT_API_TABLE_PREFIX}:actions`, async (trx) => {
       await existingAction(trx, actionId);
       await actionStore.setFeaturedRank(trx, actionId, null);
       return recordOf(trx, actionId);

@@ -1,9 +1,14 @@
 import { keysetPage } from "./keysetPage.js";
 import type { Keyset } from "./paging.js";
-import type { ApiDb } from "./tables.js";
+import type { ClientApiDb } from "./tables.js";
 
 /** A keyset page of blocks, newest first; all blockers' when `blockerFid` is undefined. */
-export function blocks(db: ApiDb, blockerFid: number | undefined, after: Keyset | undefined, limit: number) {
+export function blocks(
+  db: ClientApiDb,
+  blockerFid: number | undefined,
+  after: Keyset | undefined,
+  limit: number,
+) {
   return db
     .selectFrom("api_blocks")
     .select(["id", "blocker_fid", "blocked_fid", "created_at"])
@@ -14,7 +19,7 @@ export function blocks(db: ApiDb, blockerFid: number | undefined, after: Keyset 
 
 /** Returns when the block was made: `createdAt`, or the earlier time of the same block. */
 export async function block(
-  trx: ApiDb,
+  trx: ClientApiDb,
   blockerFid: number,
   blockedFid: number,
   createdAt: number,
@@ -33,7 +38,7 @@ export async function block(
   return row.created_at;
 }
 
-export async function unblock(trx: ApiDb, blockerFid: number, blockedFid: number): Promise<boolean> {
+export async function unblock(trx: ClientApiDb, blockerFid: number, blockedFid: number): Promise<boolean> {
   const deleted = await trx
     .deleteFrom("api_blocks")
     .where("blocker_fid", "=", blockerFid)

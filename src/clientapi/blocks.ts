@@ -2,7 +2,7 @@ import { serializedTransaction } from "../storage/index.js";
 import * as blockStore from "./blockStore.js";
 import type { ApiContext } from "./context.js";
 import { badInput } from "./errors.js";
-import { type Page, type PageQuery, readPage } from "./paging.js";
+import { type CursorPage, type PageQuery, readPage } from "./paging.js";
 
 export interface BlockJson {
   blockerFid: number;
@@ -15,7 +15,7 @@ export class Blocks {
   constructor(private readonly ctx: ApiContext) {}
 
   /** Every blocker's blocks when `blockerFid` is undefined. */
-  list(blockerFid: number | undefined, query: PageQuery): Promise<Page<BlockJson>> {
+  list(blockerFid: number | undefined, query: PageQuery): Promise<CursorPage<BlockJson>> {
     return readPage(
       this.ctx.cursors,
       `blocks:${blockerFid ?? "all"}`,

@@ -1,6 +1,6 @@
 import { type ChannelJson, renderChannel } from "./render.js";
 import * as channelStore from "./channelStore.js";
-import type { ApiDb } from "./tables.js";
+import type { ClientApiDb } from "./tables.js";
 
 const MAX_CACHED = 10_000;
 
@@ -16,7 +16,7 @@ export class ChannelCache {
   private readonly channelTexts = new Map<string, string>();
   private everyChannel: ChannelJson[] | undefined;
 
-  constructor(private readonly db: ApiDb) {}
+  constructor(private readonly db: ClientApiDb) {}
 
   /** Every channel, in the store's order. */
   async all(): Promise<ChannelJson[]> {

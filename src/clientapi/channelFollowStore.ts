@@ -3,7 +3,7 @@ import { compiled, type Database } from "../storage/index.js";
 import { channelsChanged } from "./channelStore.js";
 import { keysetPage, keysetPageParameters } from "./keysetPage.js";
 import type { Keyset } from "./paging.js";
-import type { ApiDb, ApiTables } from "./tables.js";
+import type { ClientApiDb, ClientApiTables } from "./tables.js";
 
 // The keyset page reads are the hot path: each is compiled once per form (first page, later page)
 // and read column by column (`Database.readColumns`), which on SQLite skips Kysely and makes a JS
@@ -17,7 +17,7 @@ export interface FollowerColumns {
 }
 
 export function channelFollowers(
-  database: Database<ApiTables>,
+  database: Database<ClientApiTables>,
   channelId: string,
   after: Keyset | undefined,
   limit: number,
@@ -52,7 +52,7 @@ export interface FollowedChannelColumns {
  * the same snapshot): the version the page's channels are rendered at, without a query of its own.
  */
 export function followedChannels(
-  database: Database<ApiTables>,
+  database: Database<ClientApiTables>,
   fid: number,
   after: Keyset | undefined,
   limit: number,
@@ -82,7 +82,7 @@ export function followedChannels(
   ) as Promise<FollowedChannelColumns>;
 }
 
-export function followedAt(db: ApiDb, channelId: string, fid: number): Promise<number | undefined> {
+export function followedAt(db: ClientApiDb, channelId: string, fid: number): Promise<number | undefined> {
   return db
     .selectFrom("api_channel_follows")
     .select("followed_at")
@@ -93,7 +93,7 @@ export function followedAt(db: ApiDb, channelId: string, fid: number): Promise<n
 }
 
 /** Returns whether a follow was added (false when the fid already followed). */
-export async function follow(trx: ApiDb, channelId: string, fid: number, at: number): Promise<boolean> {
+export async function follow(trx: ClientApiDb, channelId: string, fid: number, at: number): Promise<boolean> {
   const inserted = await trx
     .insertInto("api_channel_follows")
     .values({ channel_id: channelId, fid, followed_at: at })
@@ -106,7 +106,7 @@ export async function follow(trx: ApiDb, channelId: string, fid: number, at: num
 }
 
 /** Returns whether a follow was removed. */
-export async function unfollow(trx: ApiDb, channelId: string, fid: number): Promise<boolean> {
+export async function unfollow(trx: ClientApiDb, channelId: string, fid: number): Promise<boolean> {
   const deleted = await trx
     .deleteFrom("api_channel_follows")
     .where("channel_id", "=", channelId)
@@ -120,7 +120,7 @@ export async function unfollow(trx: ApiDb, channelId: string, fid: number): Prom
 
 /** Bulk load for seeding and benchmarks: follows that are all new, and the counts they add. */
 export async function insertFollows(
-  trx: ApiDb,
+  trx: ClientApiDb,
   channelId: string,
   follows: { fid: number; followedAt: number }[],
 ): Promise<void> {
@@ -133,7 +133,7 @@ export async function insertFollows(
 }
 
 /** The channel row carries its follower count, so a change to it is a change to the channel. */
-async function addFollowerCount(trx: ApiDb, channelId: string, delta: number): Promise<void> {
+async function addFollowerCount(trx: ClientApiDb, channelId: string, delta: number): Promise<void> {
   await trx
     .updateTable("api_channels")
     .set((eb) => ({ follower_count: eb("follower_count", "+", delta) }))

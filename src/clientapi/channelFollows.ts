@@ -6,7 +6,7 @@ import { unknownChannel } from "./channels.js";
 import type { ApiContext } from "./context.js";
 import type { Cursors } from "./cursor.js";
 import { nextCursor, type PageQuery, pageRequest } from "./paging.js";
-import type { ApiDb } from "./tables.js";
+import { type ClientApiDb, CLIENT_API_TABLE_PREFIX } from "./tables.js";
 
 /** A page of a channel's followers, newest first: each fid and when it followed. */
 export interface FollowerPage {
@@ -40,7 +40,7 @@ function endOfPage(
   return nextCursor(cursors, scope, [followedAt[limit - 1]!, id[limit - 1]!], limit);
 }
 
-async function assertChannel(db: ApiDb, channelId: string): Promise<void> {
+async function assertChannel(db: ClientApiDb, channelId: string): Promise<void> {
   if (!(await channelStore.getChannel(db, channelId))) throw unknownChannel(channelId);
 }
 
@@ -94,27 +94,39 @@ export class ChannelFollows {
     fid: number,
     followedAt?: number,
   ): Promise<{ following: true; followedAt: number }> {
-    return serializedTransaction(this.ctx.database, `api:channel:${channelId}`, async (trx) => {
-      await assertChannel(trx, channelId);
-      await followStore.follow(trx, channelId, fid, followedAt ?? this.ctx.nowSeconds());
-      return { following: true, followedAt: (await followStore.followedAt(trx, channelId, fid))! };
-    });
+    return serializedTransaction(
+      this.ctx.database,
+      `${CLIENT_API_TABLE_PREFIX}:channel:${channelId}`,
+      async (trx) => {
+        await assertChannel(trx, channelId);
+        await followStore.follow(trx, channelId, fid, followedAt ?? this.ctx.nowSeconds());
+        return { following: true, followedAt: (await followStore.followedAt(trx, channelId, fid))! };
+      },
+    );
   }
 
   async unfollow(channelId: string, fid: number): Promise<{ following: false }> {
-    return serializedTransaction(this.ctx.database, `api:channel:${channelId}`, async (trx) => {
-      await assertChannel(trx, channelId);
-      await followStore.unfollow(trx, channelId, fid);
-      return { following: false };
-    });
+    return serializedTransaction(
+      this.ctx.database,
+      `${CLIENT_API_TABLE_PREFIX}:channel:${channelId}`,
+      async (trx) => {
+        await assertChannel(trx, channelId);
+        await followStore.unfollow(trx, channelId, fid);
+        return { following: false };
+      },
+    );
   }
 
   /** Bulk load of new follows (seeding, benchmarks); fids already following are an error. */
   async addFollowers(channelId: string, follows: { fid: number; followedAt: number }[]): Promise<void> {
-    await serializedTransaction(this.ctx.database, `api:channel:${channelId}`, async (trx) => {
-      await assertChannel(trx, channelId);
-      for (let i = 0; i < follows.length; i += 1000)
-        await followStore.insertFollows(trx, channelId, follows.slice(i, i + 1000));
-    });
+    await serializedTransaction(
+      this.ctx.database,
+      `${CLIENT_API_TABLE_PREFIX}:channel:${channelId}`,
+      async (trx) => {
+        await assertChannel(trx, channelId);
+        for (let i = 0; i < follows.length; i += 1000)
+          await followStore.insertFollows(trx, channelId, follows.slice(i, i + 1000));
+      },
+    );
   }
 }

@@ -1,22 +1,22 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
-import type { ApiDb, ApiTables } from "./tables.js";
+import type { ClientApiDb, ClientApiTables } from "./tables.js";
 
-export type ChannelRow = Selectable<ApiTables["api_channels"]>;
-export type ChannelPatch = Updateable<ApiTables["api_channels"]>;
+export type ChannelRow = Selectable<ClientApiTables["api_channels"]>;
+export type ChannelPatch = Updateable<ClientApiTables["api_channels"]>;
 
-export function listChannels(db: ApiDb): Promise<ChannelRow[]> {
+export function listChannels(db: ClientApiDb): Promise<ChannelRow[]> {
   return db.selectFrom("api_channels").selectAll().orderBy("created_at").orderBy("id").execute();
 }
 
-export function getChannel(db: ApiDb, id: string): Promise<ChannelRow | undefined> {
+export function getChannel(db: ClientApiDb, id: string): Promise<ChannelRow | undefined> {
   return db.selectFrom("api_channels").selectAll().where("id", "=", id).executeTakeFirst();
 }
 
-export function channelsByIds(db: ApiDb, ids: string[]): Promise<ChannelRow[]> {
+export function channelsByIds(db: ClientApiDb, ids: string[]): Promise<ChannelRow[]> {
   return db.selectFrom("api_channels").selectAll().where("id", "in", ids).execute();
 }
 
-export function channelIdByUrl(db: ApiDb, url: string): Promise<string | undefined> {
+export function channelIdByUrl(db: ClientApiDb, url: string): Promise<string | undefined> {
   return db
     .selectFrom("api_channels")
     .select("id")
@@ -25,18 +25,21 @@ export function channelIdByUrl(db: ApiDb, url: string): Promise<string | undefin
     .then((row) => row?.id);
 }
 
-export async function insertChannel(trx: ApiDb, row: Insertable<ApiTables["api_channels"]>): Promise<void> {
+export async function insertChannel(
+  trx: ClientApiDb,
+  row: Insertable<ClientApiTables["api_channels"]>,
+): Promise<void> {
   await trx.insertInto("api_channels").values(row).execute();
   await channelsChanged(trx);
 }
 
-export async function updateChannel(trx: ApiDb, id: string, patch: ChannelPatch): Promise<void> {
+export async function updateChannel(trx: ClientApiDb, id: string, patch: ChannelPatch): Promise<void> {
   if (Object.keys(patch).length === 0) return;
   await trx.updateTable("api_channels").set(patch).where("id", "=", id).execute();
   await channelsChanged(trx);
 }
 
-export async function channelsVersion(db: ApiDb): Promise<number> {
+export async function channelsVersion(db: ClientApiDb): Promise<number> {
   const row = await db
     .selectFrom("api_versions")
     .select("version")
@@ -46,7 +49,7 @@ export async function channelsVersion(db: ApiDb): Promise<number> {
 }
 
 /** Every write to api_channels calls this in its transaction, so that cached channels are dropped. */
-export async function channelsChanged(trx: ApiDb): Promise<void> {
+export async function channelsChanged(trx: ClientApiDb): Promise<void> {
   await trx
     .updateTable("api_versions")
     .set((eb) => ({ version: eb("version", "+", 1) }))

@@ -6,7 +6,7 @@ import * as channelStore from "./channelStore.js";
 import type { ApiContext } from "./context.js";
 import { badInput, conflict, notFound } from "./errors.js";
 import { type ChannelJson, renderChannel } from "./render.js";
-import type { ApiDb, ApiTables } from "./tables.js";
+import type { ClientApiDb, ClientApiTables } from "./tables.js";
 import { WEB_SCHEMES, isUrl } from "./urls.js";
 
 export interface ChannelFields {
@@ -51,7 +51,7 @@ function newChannelRow(
   input: NewChannel,
   patch: ChannelPatch,
   createdAt: number,
-): Insertable<ApiTables["api_channels"]> {
+): Insertable<ClientApiTables["api_channels"]> {
   return {
     id: input.id,
     url: input.url,
@@ -138,7 +138,7 @@ export function unknownChannel(channelId: string) {
   return notFound(`No channel found with id "${channelId}"`);
 }
 
-async function assertUrlFree(trx: ApiDb, url: string, channelId: string): Promise<void> {
+async function assertUrlFree(trx: ClientApiDb, url: string, channelId: string): Promise<void> {
   const owner = await channelStore.channelIdByUrl(trx, url);
   if (owner !== undefined && owner !== channelId)
     throw conflict(`channel "${owner}" already uses the url ${url}`);

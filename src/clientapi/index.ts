@@ -1,27 +1,22 @@
-import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import type { Address } from "viem";
 import type { ChainClient } from "../interfaces/chain.js";
 import { type HttpOptions, type Logger, createHttpServer } from "../http/index.js";
 import type { NamingProfile } from "../protocol/naming.js";
-import {
-  type DatabaseConfig,
-  type MigrationProgress,
-  migrate,
-  migrationsApplied,
-  openDatabase,
-} from "../storage/index.js";
+import type { DatabaseConfig, MigrationProgress } from "../storage/index.js";
+import { openPartDatabase } from "../part/database.js";
+import { startJob } from "../part/job.js";
+import { buildPart } from "../part/scope.js";
 import type { ActivitySource } from "../interfaces/activity.js";
-import { startBackground } from "./background.js";
 import { clientApiErrors } from "./errors.js";
-import { clientApiApi } from "./openapi.js";
+import { clientApiOpenApi } from "./openapi.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequests/limits.js";
 import { clientApiMetrics } from "./metrics.js";
-import { migrations } from "./migrations/index.js";
+import { clientApiMigrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
 import { clientApiRoutes } from "./routes/index.js";
 import { type ClientApiService, createService } from "./service.js";
-import type { ApiTables } from "./tables.js";
+import { CLIENT_API_TABLE_PREFIX, type ClientApiTables } from "./tables.js";
 
 export type { ActivitySource } from "../interfaces/activity.js";
 export type { ClientApiService } from "./service.js";
@@ -89,9 +84,13 @@ export interface ClientApi {
  * until `close`.
  */
 export async function createClientApi(options: ClientApiOptions): Promise<ClientApi> {
-  const database = openDatabase<ApiTables>(options.database);
-  try {
-    await migrate(database, "api", migrations, options.migrationProgress);
+  return buildPart(async (scope) => {
+    const { database, migrated } = await openPartDatabase<ClientApiTables>(scope, {
+      config: options.database,
+      tablePrefix: CLIENT_API_TABLE_PREFIX,
+      migrations: clientApiMigrations,
+      progress: options.migrationProgress,
+    });
     const now = options.now ?? Date.now;
     const publicUrl = options.publicUrl ?? (() => undefined);
     const scheme = options.deeplinkScheme ?? options.naming.deeplinkScheme;
@@ -117,40 +116,42 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       now,
     });
 
-    const app = await createHttpServer({
-      ...options.http,
-      part: "api",
-      logger: options.logger,
-      errors: clientApiErrors,
-      adminToken: options.adminToken,
-      metrics: clientApiMetrics(database.db),
-      ready: { database: migrationsApplied(database, "api", migrations) },
-      api: clientApiApi,
-    });
+    const app = scope.own(
+      await createHttpServer({
+        ...options.http,
+        part: "clientapi",
+        logger: options.logger,
+        errors: clientApiErrors,
+        adminToken: options.adminToken,
+        metrics: clientApiMetrics(database.db),
+        ready: { database: migrated },
+        api: clientApiOpenApi,
+      }),
+      (server) => server.close(),
+    );
     await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
     await options.mount?.(app, service);
     await app.ready();
 
-    const background = startBackground(
-      [
-        () => service.keyRequests.advanceApproved(),
-        () => service.keyRequests.deleteExpired(),
-        () => service.powerBadges.checkSchedule(),
-      ],
-      options.pollIntervalMs ?? 1000,
-      options.logger,
-    );
-    return {
-      app,
-      service,
-      close: once(async () => {
-        await background.stop();
-        await app.close();
-        await database.close();
-      }),
-    };
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
+    // Started last, so stopped first: the server then closes with no round in progress.
+    const rounds = startJob({
+      name: "client API background round",
+      intervalMs: options.pollIntervalMs ?? 1000,
+      immediately: true,
+      run: async () => {
+        // Each task on its own: one failing does not keep the others from their turn.
+        for (const task of [
+          () => service.keyRequests.advanceApproved(),
+          () => service.keyRequests.deleteExpired(),
+          () => service.powerBadges.checkSchedule(),
+        ])
+          await task().catch((error: unknown) =>
+            options.logger.error({ err: error }, "client API background task failed"),
+          );
+      },
+      logger: options.logger,
+    });
+    scope.own(rounds, (job) => job.stop());
+    return { app, service };
+  });
 }

@@ -1,11 +1,11 @@
 import type { SelectQueryBuilder } from "kysely";
 import type { Keyset } from "./paging.js";
-import type { ApiTables } from "./tables.js";
+import type { ClientApiTables } from "./tables.js";
 
 /** A table of the client API whose rows have an `id` and a column `Key` that a list is ordered by. */
 type KeysetTable<Key extends string> = {
-  [T in keyof ApiTables]: ApiTables[T] extends Record<Key | "id", unknown> ? T : never;
-}[keyof ApiTables];
+  [T in keyof ClientApiTables]: ClientApiTables[T] extends Record<Key | "id", unknown> ? T : never;
+}[keyof ClientApiTables];
 
 /**
  * One keyset page of `query`: at most `limit` rows, after the position `after`, in the order of
@@ -15,7 +15,7 @@ type KeysetTable<Key extends string> = {
 export function keysetPage<
   Key extends string,
   Table extends KeysetTable<Key>,
-  Query extends SelectQueryBuilder<ApiTables, Table, object>,
+  Query extends SelectQueryBuilder<ClientApiTables, Table, object>,
 >(query: Query, key: Key, direction: "asc" | "desc", after: Keyset | undefined, limit: number): Query {
   const past = direction === "desc" ? "<" : ">";
   // Kysely cannot see that `key` names a column of every table the type admits.

@@ -2,12 +2,12 @@
 import { Gauge, Registry } from "prom-client";
 import { countKeyRequestsByState } from "./keyRequests/store.js";
 import { KEY_REQUEST_STATE_NAMES } from "./keyRequests/states.js";
-import type { ApiDb } from "./tables.js";
+import type { ClientApiDb } from "./tables.js";
 
-export function clientApiMetrics(db: ApiDb): Registry {
+export function clientApiMetrics(db: ClientApiDb): Registry {
   const registry = new Registry();
   new Gauge({
-    name: "castnet_api_key_requests",
+    name: "castnet_clientapi_key_requests",
     help: `Signed key requests kept, by state (${KEY_REQUEST_STATE_NAMES.join(", ")}).`,
     labelNames: ["state"] as const,
     registers: [registry],

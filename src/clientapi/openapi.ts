@@ -2,7 +2,7 @@
 import type { ApiDescription } from "../http/index.js";
 import { clientApiErrorSchema } from "./errors.js";
 
-export const clientApiApi: ApiDescription = {
+export const clientApiOpenApi: ApiDescription = {
   title: "castnet client API",
   description:
     "SPEC B: the client API. Channels, channel follows, power badges, actions, blocks and signed key " +

@@ -12,13 +12,13 @@ export interface PageQuery {
 export type Keyset = readonly [key: number, id: number];
 
 /** One page and, only while more remains, the cursor of the next. */
-export interface Page<T> {
+export interface CursorPage<T> {
   items: T[];
   next?: string;
 }
 
 /** What a page asks for: the position it starts after (none for the first page) and its size. */
-export interface PageRequest {
+export interface CursorPageRequest {
   after: Keyset | undefined;
   limit: number;
 }
@@ -28,7 +28,7 @@ export interface PageRequest {
  * page size too (as the reference's cursors do), so a client that sends only `cursor` keeps the
  * size it asked for; an explicit `limit` wins.
  */
-export function pageRequest(cursors: Cursors, scope: string, query: PageQuery): PageRequest {
+export function pageRequest(cursors: Cursors, scope: string, query: PageQuery): CursorPageRequest {
   if (query.cursor === undefined) return { after: undefined, limit: query.limit ?? DEFAULT_PAGE_SIZE };
   const [key, id, limit] = cursors.decode(scope, query.cursor, 3) as [number, number, number];
   return { after: [key, id], limit: query.limit ?? limit };
@@ -50,12 +50,12 @@ export async function readPage<Row, T>(
   fetch: (after: Keyset | undefined, limit: number) => Promise<Row[]>,
   keysetOf: (row: Row) => Keyset,
   render: (row: Row) => T,
-): Promise<Page<T>> {
+): Promise<CursorPage<T>> {
   const { after, limit } = pageRequest(cursors, scope, query);
   const rows = await fetch(after, limit + 1);
   const more = rows.length > limit;
   const pageRows = more ? rows.slice(0, limit) : rows;
-  const page: Page<T> = { items: pageRows.map(render) };
+  const page: CursorPage<T> = { items: pageRows.map(render) };
   const last = pageRows[pageRows.length - 1];
   if (more && last !== undefined) page.next = nextCursor(cursors, scope, keysetOf(last), limit);
   return page;

@@ -1,7 +1,7 @@
-import type { ApiDb } from "./tables.js";
+import type { ClientApiDb } from "./tables.js";
 
 /** The rule's fids the operator did not revoke, and the fids the operator granted. */
-export async function powerBadgeHolders(db: ApiDb): Promise<number[]> {
+export async function powerBadgeHolders(db: ClientApiDb): Promise<number[]> {
   const rows = await db
     .selectFrom("api_power_badge_computed as c")
     .select("c.fid")
@@ -21,7 +21,7 @@ export async function powerBadgeHolders(db: ApiDb): Promise<number[]> {
   return rows.map((row) => row.fid);
 }
 
-export function computedBadges(db: ApiDb): Promise<number[]> {
+export function computedBadges(db: ClientApiDb): Promise<number[]> {
   return db
     .selectFrom("api_power_badge_computed")
     .select("fid")
@@ -30,11 +30,16 @@ export function computedBadges(db: ApiDb): Promise<number[]> {
     .then((rows) => rows.map((row) => row.fid));
 }
 
-export function badgeOverrides(db: ApiDb): Promise<{ fid: number; granted: number; set_at: number }[]> {
+export function badgeOverrides(db: ClientApiDb): Promise<{ fid: number; granted: number; set_at: number }[]> {
   return db.selectFrom("api_power_badge_overrides").selectAll().orderBy("fid").execute();
 }
 
-export async function setBadgeOverride(trx: ApiDb, fid: number, granted: boolean, at: number): Promise<void> {
+export async function setBadgeOverride(
+  trx: ClientApiDb,
+  fid: number,
+  granted: boolean,
+  at: number,
+): Promise<void> {
   const value = { granted: granted ? 1 : 0, set_at: at };
   await trx
     .insertInto("api_power_badge_overrides")
@@ -43,7 +48,7 @@ export async function setBadgeOverride(trx: ApiDb, fid: number, granted: boolean
     .execute();
 }
 
-export async function clearBadgeOverride(trx: ApiDb, fid: number): Promise<boolean> {
+export async function clearBadgeOverride(trx: ClientApiDb, fid: number): Promise<boolean> {
   const deleted = await trx
     .deleteFrom("api_power_badge_overrides")
     .where("fid", "=", fid)
@@ -52,7 +57,7 @@ export async function clearBadgeOverride(trx: ApiDb, fid: number): Promise<boole
   return deleted !== undefined;
 }
 
-export async function hasBadgeRun(db: ApiDb, slot: number): Promise<boolean> {
+export async function hasBadgeRun(db: ClientApiDb, slot: number): Promise<boolean> {
   const row = await db
     .selectFrom("api_power_badge_runs")
     .select("id")
@@ -61,7 +66,7 @@ export async function hasBadgeRun(db: ApiDb, slot: number): Promise<boolean> {
   return row !== undefined;
 }
 
-export function lastBadgeRun(db: ApiDb) {
+export function lastBadgeRun(db: ClientApiDb) {
   return db
     .selectFrom("api_power_badge_runs")
     .selectAll()
@@ -72,7 +77,7 @@ export function lastBadgeRun(db: ApiDb) {
 
 /** Replaces the rule's result and records the run. */
 export async function replaceComputedBadges(
-  trx: ApiDb,
+  trx: ClientApiDb,
   fids: number[],
   slot: number | null,
   ranAt: number,

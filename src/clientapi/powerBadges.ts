@@ -2,7 +2,7 @@ import { serializedTransaction } from "../storage/index.js";
 import type { ActivitySource } from "../interfaces/activity.js";
 import type { ApiContext } from "./context.js";
 import { notFound } from "./errors.js";
-import { lastSlot, nextSlot } from "./schedule.js";
+import { lastSlot, nextSlot } from "./powerBadgeSlots.js";
 import * as powerBadgeStore from "./powerBadgeStore.js";
 
 /**

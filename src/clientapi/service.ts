@@ -16,7 +16,7 @@ import { KeyRequests } from "./keyRequests/keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
 import * as settingStore from "./settingStore.js";
 import { Sponsors } from "./sponsors.js";
-import type { ApiTables } from "./tables.js";
+import type { ClientApiTables } from "./tables.js";
 
 /**
  * The client API's rules, without HTTP, one domain each: what routes, the seed, benchmarks and other
@@ -33,7 +33,7 @@ export interface ClientApiService {
 }
 
 export interface ServiceOptions {
-  database: Database<ApiTables>;
+  database: Database<ClientApiTables>;
   logger: Logger;
   chain: ChainClient;
   naming: NamingProfile;

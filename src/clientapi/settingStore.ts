@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import type { ApiDb } from "./tables.js";
+import type { ClientApiDb } from "./tables.js";
 
 /** The cursor MAC key, made once per database so that every process sharing it accepts the same cursors. */
-export async function cursorKey(db: ApiDb): Promise<Buffer> {
+export async function cursorKey(db: ClientApiDb): Promise<Buffer> {
   await db
     .insertInto("api_settings")
     .values({ name: "cursor_key", value: randomBytes(32).toString("base64") })

@@ -1,6 +1,6 @@
-import type { ApiDb } from "./tables.js";
+import type { ClientApiDb } from "./tables.js";
 
-export function sponsorCredits(db: ApiDb, fid: number): Promise<number | undefined> {
+export function sponsorCredits(db: ClientApiDb, fid: number): Promise<number | undefined> {
   return db
     .selectFrom("api_sponsors")
     .select("credits")
@@ -9,7 +9,12 @@ export function sponsorCredits(db: ApiDb, fid: number): Promise<number | undefin
     .then((row) => row?.credits);
 }
 
-export async function setSponsorCredits(trx: ApiDb, fid: number, credits: number, at: number): Promise<void> {
+export async function setSponsorCredits(
+  trx: ClientApiDb,
+  fid: number,
+  credits: number,
+  at: number,
+): Promise<void> {
   const value = { credits, updated_at: at };
   await trx
     .insertInto("api_sponsors")
@@ -19,7 +24,12 @@ export async function setSponsorCredits(trx: ApiDb, fid: number, credits: number
 }
 
 /** Takes `amount` credits if the sponsor has them; returns whether it did. */
-export async function chargeSponsor(trx: ApiDb, fid: number, amount: number, at: number): Promise<boolean> {
+export async function chargeSponsor(
+  trx: ClientApiDb,
+  fid: number,
+  amount: number,
+  at: number,
+): Promise<boolean> {
   const updated = await trx
     .updateTable("api_sponsors")
     .set((eb) => ({ credits: eb("credits", "-", amount), updated_at: at }))
@@ -31,7 +41,12 @@ export async function chargeSponsor(trx: ApiDb, fid: number, amount: number, at:
 }
 
 /** Gives back credits an undone approval took. */
-export async function refundSponsor(trx: ApiDb, fid: number, amount: number, at: number): Promise<void> {
+export async function refundSponsor(
+  trx: ClientApiDb,
+  fid: number,
+  amount: number,
+  at: number,
+): Promise<void> {
   await trx
     .updateTable("api_sponsors")
     .set((eb) => ({ credits: eb("credits", "+", amount), updated_at: at }))

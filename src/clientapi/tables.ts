@@ -1,8 +1,11 @@
 import type { Generated, Kysely } from "kysely";
 import type { KeyRequestState } from "./keyRequests/states.js";
 
-/** The client API's tables (all prefixed `api_`). Times are Unix seconds; booleans are 0/1. */
-export interface ApiTables {
+/** The client API's tables and its migrations ledger are named `api_…`. */
+export const CLIENT_API_TABLE_PREFIX = "api";
+
+/** The client API's tables. Times are Unix seconds; booleans are 0/1. */
+export interface ClientApiTables {
   api_settings: { name: string; value: string };
   api_channels: {
     id: string;
@@ -83,4 +86,4 @@ export interface ApiTables {
 export type ActionKind = "cast" | "composer";
 
 /** What every store function runs on: the database's handle, or the transaction it is given. */
-export type ApiDb = Kysely<ApiTables>;
+export type ClientApiDb = Kysely<ClientApiTables>;

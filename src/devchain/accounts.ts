@@ -5,9 +5,9 @@ import type { Account } from "../interfaces/chain.js";
 import { minedFid } from "./idRegistry.js";
 import { activeSigners } from "./keyRegistry.js";
 import { activeStorageUnits } from "./storageRegistry.js";
-import type { ChainDb } from "./tables.js";
+import type { DevchainDb } from "./tables.js";
 
-export async function account(db: ChainDb, fid: number, nowSeconds: number): Promise<Account | undefined> {
+export async function account(db: DevchainDb, fid: number, nowSeconds: number): Promise<Account | undefined> {
   const row = await minedFid(db, fid);
   if (!row) return undefined;
   const [signers, storageUnits] = await Promise.all([

@@ -11,7 +11,7 @@ import { insertEvent, type MineTransaction } from "./events.js";
 import { mineRegister } from "./idRegistry.js";
 import { mineKeyAdd, mineKeyRemove } from "./keyRegistry.js";
 import { mineRent } from "./storageRegistry.js";
-import type { ChainDb, TransactionKind } from "./tables.js";
+import type { DevchainDb, TransactionKind } from "./tables.js";
 import { markTransactionMined, pendingTransactions } from "./transactions.js";
 
 export interface BlockInfo {
@@ -34,7 +34,7 @@ const MINE: Record<TransactionKind, MineTransaction> = {
   storage_rent: mineRent,
 };
 
-async function latestBlockRow(db: ChainDb): Promise<BlockRow | undefined> {
+async function latestBlockRow(db: DevchainDb): Promise<BlockRow | undefined> {
   const row = await db
     .selectFrom("chain_blocks")
     .select(["number", "hash", "timestamp"])
@@ -46,13 +46,13 @@ async function latestBlockRow(db: ChainDb): Promise<BlockRow | undefined> {
   );
 }
 
-export async function latestBlock(db: ChainDb): Promise<BlockInfo> {
+export async function latestBlock(db: DevchainDb): Promise<BlockInfo> {
   const block = await latestBlockRow(db);
   if (!block) throw new Error("the devchain has no genesis block; start() was not called");
   return { number: block.number, hash: toHex(block.hash), timestamp: block.timestamp };
 }
 
-async function insertBlock(trx: ChainDb, block: BlockRow & { parentHash: Uint8Array }): Promise<void> {
+async function insertBlock(trx: DevchainDb, block: BlockRow & { parentHash: Uint8Array }): Promise<void> {
   await trx
     .insertInto("chain_blocks")
     .values({
@@ -65,7 +65,7 @@ async function insertBlock(trx: ChainDb, block: BlockRow & { parentHash: Uint8Ar
 }
 
 /** The genesis block's hash, making the genesis block of a fresh chain first. */
-export async function genesis(trx: ChainDb, nowSeconds: number): Promise<Uint8Array> {
+export async function genesis(trx: DevchainDb, nowSeconds: number): Promise<Uint8Array> {
   const existing = await trx
     .selectFrom("chain_blocks")
     .select("hash")
@@ -89,7 +89,7 @@ function blockHash(number: number, parentHash: Uint8Array, timestamp: number): U
 }
 
 /** Mines the pending transactions into one block; returns its number, or undefined when none were pending. */
-export async function mineBlock(trx: ChainDb, nowSeconds: number): Promise<number | undefined> {
+export async function mineBlock(trx: DevchainDb, nowSeconds: number): Promise<number | undefined> {
   const pending = await pendingTransactions(trx);
   if (pending.length === 0) return undefined;
   const parent = await latestBlockRow(trx);

@@ -4,7 +4,7 @@
  */
 import { OnChainEvent } from "../protocol/generated/onchain_event.js";
 import { eventsQuery } from "../interfaces/chain.js";
-import type { ChainDb } from "./tables.js";
+import type { DevchainDb } from "./tables.js";
 
 /** What a mined transaction's event says besides where it was mined: its type, registry version and body. */
 export type EventBody = Pick<
@@ -14,7 +14,7 @@ export type EventBody = Pick<
 
 /** Marks the state rows of transaction `txSeq` mined in `block` and returns the event it emits. */
 export type MineTransaction = (
-  trx: ChainDb,
+  trx: DevchainDb,
   txSeq: number,
   block: { number: number; timestamp: number },
 ) => Promise<EventBody>;
@@ -41,7 +41,7 @@ function decodeEvents(rows: EventRow[]): OnChainEvent[] {
 }
 
 export async function insertEvent(
-  trx: ChainDb,
+  trx: DevchainDb,
   row: { blockNumber: number; logIndex: number; txSeq: number; event: OnChainEvent },
 ): Promise<void> {
   await trx
@@ -56,7 +56,7 @@ export async function insertEvent(
 }
 
 async function eventsFrom(
-  db: ChainDb,
+  db: DevchainDb,
   fromBlock: number,
   toBlock: number,
   limit: number,
@@ -73,7 +73,7 @@ async function eventsFrom(
   return rows.map(toEventRow);
 }
 
-async function eventsOfBlock(db: ChainDb, blockNumber: number): Promise<EventRow[]> {
+async function eventsOfBlock(db: DevchainDb, blockNumber: number): Promise<EventRow[]> {
   const rows = await db
     .selectFrom("chain_events")
     .select(["block_number", "event"])
@@ -83,7 +83,7 @@ async function eventsOfBlock(db: ChainDb, blockNumber: number): Promise<EventRow
   return rows.map(toEventRow);
 }
 
-export async function eventsOfTransaction(db: ChainDb, txSeq: number): Promise<OnChainEvent[]> {
+export async function eventsOfTransaction(db: DevchainDb, txSeq: number): Promise<OnChainEvent[]> {
   const rows = await db
     .selectFrom("chain_events")
     .select(["block_number", "event"])
@@ -99,7 +99,7 @@ export async function eventsOfTransaction(db: ChainDb, txSeq: number): Promise<O
  * `latest` is complete.
  */
 export async function eventsPage(
-  db: ChainDb,
+  db: DevchainDb,
   fromBlock: number,
   limit: number,
   latest: number,

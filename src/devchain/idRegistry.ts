@@ -6,9 +6,9 @@
 import { getAddress, hexToBytes, isAddress, zeroAddress } from "viem";
 import { IdRegisterEventType, OnChainEventType } from "../protocol/generated/onchain_event.js";
 import type { Hex, RegisterRequest } from "../interfaces/chain.js";
-import { ChainError } from "./errors.js";
+import { DevchainError } from "../interfaces/chainErrors.js";
 import type { MineTransaction } from "./events.js";
-import type { ChainDb } from "./tables.js";
+import type { DevchainDb } from "./tables.js";
 
 /** The IdRegistry's event version (docs/reference/protocol-wire.md §4). */
 const ID_REGISTRY_VERSION = 2;
@@ -25,7 +25,7 @@ export interface FidRow {
 /** Lower-case form of a 0x address; mixed case must be a valid EIP-55 checksum. */
 export function normaliseAddress(value: string, field: string): string {
   if (!ADDRESS.test(value) || !isAddress(value, { strict: true })) {
-    throw new ChainError(
+    throw new DevchainError(
       "invalid_address",
       `${field} must be a 0x-prefixed 20-byte address (mixed case only with a valid checksum)`,
     );
@@ -37,8 +37,8 @@ function isFid(value: number): boolean {
   return Number.isSafeInteger(value) && value >= 1;
 }
 
-export function unknownFid(fid: number): ChainError {
-  return new ChainError("unknown_fid", `fid ${fid} is not registered`);
+export function unknownFid(fid: number): DevchainError {
+  return new DevchainError("unknown_fid", `fid ${fid} is not registered`);
 }
 
 const fidColumns = ["fid", "custody", "recovery", "block_number"] as const;
@@ -57,12 +57,12 @@ function toFidRow(row: {
   };
 }
 
-async function fidRow(db: ChainDb, fid: number): Promise<FidRow | undefined> {
+async function fidRow(db: DevchainDb, fid: number): Promise<FidRow | undefined> {
   const row = await db.selectFrom("chain_fids").select(fidColumns).where("fid", "=", fid).executeTakeFirst();
   return row && toFidRow(row);
 }
 
-async function fidRowByCustody(db: ChainDb, custody: string): Promise<FidRow | undefined> {
+async function fidRowByCustody(db: DevchainDb, custody: string): Promise<FidRow | undefined> {
   const row = await db
     .selectFrom("chain_fids")
     .select(fidColumns)
@@ -72,26 +72,26 @@ async function fidRowByCustody(db: ChainDb, custody: string): Promise<FidRow | u
 }
 
 /** The fid's row, pending or mined, for a write's rule checks. */
-export async function requireFid(trx: ChainDb, fid: number): Promise<FidRow> {
-  if (!isFid(fid)) throw new ChainError("bad_request", "fid must be a positive integer");
+export async function requireFid(trx: DevchainDb, fid: number): Promise<FidRow> {
+  if (!isFid(fid)) throw new DevchainError("bad_request", "fid must be a positive integer");
   const row = await fidRow(trx, fid);
   if (!row) throw unknownFid(fid);
   return row;
 }
 
 /** The mined fid's row. */
-export async function minedFid(db: ChainDb, fid: number): Promise<FidRow | undefined> {
+export async function minedFid(db: DevchainDb, fid: number): Promise<FidRow | undefined> {
   if (!isFid(fid)) return undefined;
   const row = await fidRow(db, fid);
   return row?.mined ? row : undefined;
 }
 
-export async function custodyOf(db: ChainDb, fid: number): Promise<Hex | undefined> {
+export async function custodyOf(db: DevchainDb, fid: number): Promise<Hex | undefined> {
   const row = await minedFid(db, fid);
   return row && getAddress(row.custody);
 }
 
-export async function fidOf(db: ChainDb, custody: Hex): Promise<number | undefined> {
+export async function fidOf(db: DevchainDb, custody: Hex): Promise<number | undefined> {
   if (typeof custody !== "string" || !ADDRESS.test(custody)) return undefined;
   const row = await fidRowByCustody(db, custody.toLowerCase());
   return row?.mined ? row.fid : undefined;
@@ -102,18 +102,18 @@ export function parseRegister(request: RegisterRequest): { custody: string; reco
   const custody = normaliseAddress(request.custody, "custody");
   const recovery = normaliseAddress(request.recovery ?? zeroAddress, "recovery");
   if (custody === zeroAddress)
-    throw new ChainError("invalid_address", "custody must not be the zero address");
+    throw new DevchainError("invalid_address", "custody must not be the zero address");
   return { custody, recovery };
 }
 
 /** Registers the next fid to `custody` in transaction `txSeq`; returns the fid. */
 export async function recordRegister(
-  trx: ChainDb,
+  trx: DevchainDb,
   txSeq: number,
   { custody, recovery }: { custody: string; recovery: string },
 ): Promise<number> {
   const owner = await fidRowByCustody(trx, custody);
-  if (owner) throw new ChainError("custody_taken", `${getAddress(custody)} already owns fid ${owner.fid}`);
+  if (owner) throw new DevchainError("custody_taken", `${getAddress(custody)} already owns fid ${owner.fid}`);
   const last = await trx
     .selectFrom("chain_fids")
     .select((eb) => eb.fn.max("fid").as("fid"))

@@ -1,21 +1,17 @@
 /** The devchain: a local model of the id, key and storage registries on chain id 10. */
-import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { createHttpServer, type HttpOptions, type Logger } from "../http/index.js";
-import {
-  type DatabaseConfig,
-  type MigrationProgress,
-  migrate,
-  migrationsApplied,
-  openDatabase,
-} from "../storage/index.js";
-import { chainErrors } from "./errors.js";
+import { startJob } from "../part/job.js";
+import { buildPart } from "../part/scope.js";
+import { openPartDatabase } from "../part/database.js";
+import type { DatabaseConfig, MigrationProgress } from "../storage/index.js";
+import { devchainErrors } from "./errors.js";
 import { devchainMetrics } from "./metrics.js";
-import { chainApi } from "./openapi.js";
-import { chainMigrations } from "./migrations/index.js";
-import { chainRoutes } from "./routes/index.js";
-import { ChainService } from "./service.js";
-import type { ChainTables } from "./tables.js";
+import { devchainOpenApi } from "./openapi.js";
+import { devchainMigrations } from "./migrations/index.js";
+import { devchainRoutes } from "./routes/index.js";
+import { DevchainService } from "./service.js";
+import { DEVCHAIN_TABLE_PREFIX, type DevchainTables } from "./tables.js";
 
 export interface DevchainOptions {
   database: DatabaseConfig;
@@ -34,8 +30,8 @@ export interface DevchainOptions {
 export interface Devchain {
   app: FastifyInstance;
   /** Implements ChainClient, OnChainEventSource and ChainWriter in process. */
-  chain: ChainService;
-  /** Mines what is pending (nothing accepted is lost), stops the block timer, closes the database. */
+  chain: DevchainService;
+  /** Stops serving and the block timer, mines what is pending (nothing accepted is lost), closes the database. */
   close(): Promise<void>;
 }
 
@@ -43,45 +39,50 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
   if (!Number.isFinite(options.blockTimeSeconds) || options.blockTimeSeconds < 0) {
     throw new RangeError("blockTimeSeconds must be 0 or more");
   }
-  const database = openDatabase<ChainTables>(options.database);
-  try {
-    await migrate(database, "chain", chainMigrations, options.migrationProgress);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  const chain = new ChainService(database, {
-    logger: options.logger,
-    blockTimeSeconds: options.blockTimeSeconds,
-    now: options.now ?? Date.now,
+  return buildPart(async (scope) => {
+    const { database, migrated } = await openPartDatabase<DevchainTables>(scope, {
+      config: options.database,
+      tablePrefix: DEVCHAIN_TABLE_PREFIX,
+      migrations: devchainMigrations,
+      progress: options.migrationProgress,
+    });
+    const chain = new DevchainService(database, {
+      blockTimeSeconds: options.blockTimeSeconds,
+      now: options.now ?? Date.now,
+    });
+    await chain.start();
+    // Closed after the block timer and the server: nothing accepted is left unmined.
+    scope.own(chain, (service) => service.close());
+    if (options.blockTimeSeconds > 0) {
+      const blocks = startJob({
+        name: "devchain: mining a block",
+        intervalMs: options.blockTimeSeconds * 1000,
+        run: () => chain.mine(),
+        logger: options.logger,
+      });
+      scope.own(blocks, (job) => job.stop());
+    }
+    const app = scope.own(
+      await createHttpServer({
+        ...options.http,
+        part: "devchain",
+        logger: options.logger,
+        errors: devchainErrors,
+        adminToken: options.adminToken,
+        metrics: devchainMetrics(chain),
+        ready: { database: migrated },
+        api: devchainOpenApi,
+      }),
+      (server) => server.close(),
+    );
+    await app.register(devchainRoutes, { chain, adminToken: options.adminToken });
+    await app.ready();
+    return { app, chain };
   });
-  await chain.start();
-  const app = await createHttpServer({
-    ...options.http,
-    part: "devchain",
-    logger: options.logger,
-    errors: chainErrors,
-    adminToken: options.adminToken,
-    metrics: devchainMetrics(chain),
-    ready: { database: migrationsApplied(database, "chain", chainMigrations) },
-    api: chainApi,
-  });
-  await app.register(chainRoutes, { chain, adminToken: options.adminToken });
-  await app.ready();
-  return {
-    app,
-    chain,
-    close: once(async () => {
-      await chain.stopMining();
-      await app.close();
-      chain.close();
-      await database.close();
-    }),
-  };
 }
 
-export { ChainError, type ChainErrorCode } from "./errors.js";
-export type { ChainService, MinedTransaction } from "./service.js";
+export { DevchainError, type DevchainErrorCode } from "../interfaces/chainErrors.js";
+export type { DevchainService, MinedTransaction } from "./service.js";
 export type { EventsPage } from "./events.js";
 export type { BlockInfo } from "./blocks.js";
 export * from "../interfaces/chain.js";

@@ -8,10 +8,10 @@ import { OnChainEventType, SignerEventType } from "../protocol/generated/onchain
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
 import { toHex } from "../protocol/hex.js";
 import type { Hex, KeyAddRequest } from "../interfaces/chain.js";
-import { ChainError } from "./errors.js";
+import { DevchainError } from "../interfaces/chainErrors.js";
 import type { MineTransaction } from "./events.js";
 import { requireFid } from "./idRegistry.js";
-import type { ChainDb } from "./tables.js";
+import type { DevchainDb } from "./tables.js";
 
 /** The KeyRegistry's event version (docs/reference/protocol-wire.md §4). */
 const KEY_REGISTRY_VERSION = 2;
@@ -32,7 +32,10 @@ export type NewSigner = Omit<SignerRow, "removeSubmitted">;
 
 export function parseKey(value: string): Uint8Array {
   if (!HEX_BYTES.test(value) || value.length !== 66) {
-    throw new ChainError("invalid_key", "key must be a 32-byte Ed25519 public key as 0x hex (64 hex digits)");
+    throw new DevchainError(
+      "invalid_key",
+      "key must be a 32-byte Ed25519 public key as 0x hex (64 hex digits)",
+    );
   }
   return hexToBytes(value as Hex);
 }
@@ -45,14 +48,14 @@ export function parseKeyAdd(request: KeyAddRequest): NewSigner {
   const keyType = request.keyType ?? KEY_TYPE_ED25519;
   const metadataType = request.metadataType ?? METADATA_TYPE_SIGNED_KEY_REQUEST;
   if (keyType !== KEY_TYPE_ED25519 || metadataType !== METADATA_TYPE_SIGNED_KEY_REQUEST) {
-    throw new ChainError(
+    throw new DevchainError(
       "unsupported_key_type",
       `only keyType ${KEY_TYPE_ED25519} with metadataType ${METADATA_TYPE_SIGNED_KEY_REQUEST} has a validator on this chain`,
     );
   }
   const key = parseKey(request.key);
   const metadata = request.metadata ?? "0x";
-  if (!HEX_BYTES.test(metadata)) throw new ChainError("bad_request", "metadata must be 0x hex bytes");
+  if (!HEX_BYTES.test(metadata)) throw new DevchainError("bad_request", "metadata must be 0x hex bytes");
   return { fid: request.fid, key, keyType, metadataType, metadata: hexToBytes(metadata) };
 }
 
@@ -76,7 +79,7 @@ function toSignerRow(row: {
   };
 }
 
-async function signerRow(db: ChainDb, fid: number, key: Uint8Array): Promise<SignerRow | undefined> {
+async function signerRow(db: DevchainDb, fid: number, key: Uint8Array): Promise<SignerRow | undefined> {
   const row = await db
     .selectFrom("chain_signers")
     .select(signerColumns)
@@ -87,7 +90,7 @@ async function signerRow(db: ChainDb, fid: number, key: Uint8Array): Promise<Sig
 }
 
 /** Mined adds without a mined remove, in the order they were added. */
-export async function activeSigners(db: ChainDb, fid: number): Promise<SignerRow[]> {
+export async function activeSigners(db: DevchainDb, fid: number): Promise<SignerRow[]> {
   const rows = await db
     .selectFrom("chain_signers")
     .select(signerColumns)
@@ -100,17 +103,17 @@ export async function activeSigners(db: ChainDb, fid: number): Promise<SignerRow
 }
 
 /** Adds `signer.key` to its fid in transaction `txSeq`; returns the fid. */
-export async function recordKeyAdd(trx: ChainDb, txSeq: number, signer: NewSigner): Promise<number> {
+export async function recordKeyAdd(trx: DevchainDb, txSeq: number, signer: NewSigner): Promise<number> {
   const { fid, key } = signer;
   await requireFid(trx, fid);
   const existing = await signerRow(trx, fid, key);
   if (existing?.removeSubmitted) {
-    throw new ChainError(
+    throw new DevchainError(
       "key_removed",
       `key ${toHex(key)} was removed from fid ${fid} and cannot be added again`,
     );
   }
-  if (existing) throw new ChainError("key_exists", `key ${toHex(key)} is already added to fid ${fid}`);
+  if (existing) throw new DevchainError("key_exists", `key ${toHex(key)} is already added to fid ${fid}`);
   await trx
     .insertInto("chain_signers")
     .values({
@@ -130,7 +133,7 @@ export async function recordKeyAdd(trx: ChainDb, txSeq: number, signer: NewSigne
 
 /** Removes an active key from `fid` in transaction `txSeq`; returns the fid. */
 export async function recordKeyRemove(
-  trx: ChainDb,
+  trx: DevchainDb,
   txSeq: number,
   fid: number,
   key: Uint8Array,
@@ -138,7 +141,7 @@ export async function recordKeyRemove(
   await requireFid(trx, fid);
   const existing = await signerRow(trx, fid, key);
   if (!existing || existing.removeSubmitted) {
-    throw new ChainError("key_not_active", `key ${toHex(key)} is not an active key of fid ${fid}`);
+    throw new DevchainError("key_not_active", `key ${toHex(key)} is not an active key of fid ${fid}`);
   }
   await trx
     .updateTable("chain_signers")

@@ -1,8 +1,8 @@
 /** The devchain's Prometheus metrics (GET /metrics, docs/operations.md), read from the chain when scraped. */
 import { Gauge, Registry } from "prom-client";
-import type { ChainService } from "./service.js";
+import type { DevchainService } from "./service.js";
 
-export function devchainMetrics(chain: ChainService): Registry {
+export function devchainMetrics(chain: DevchainService): Registry {
   const registry = new Registry();
   new Gauge({
     name: "castnet_devchain_block_number",

@@ -1,9 +1,9 @@
 /** The devchain's OpenAPI document: what it is, its operation groups and its error body. */
 import type { ApiDescription } from "../http/index.js";
 import { onChainEventJsonSchema } from "../protocol/json/eventSchema.js";
-import { chainErrorSchema } from "./errors.js";
+import { devchainErrorSchema } from "./errors.js";
 
-export const chainApi: ApiDescription = {
+export const devchainOpenApi: ApiDescription = {
   title: "castnet devchain",
   description:
     "A local model of the id, key and storage registries, mined into blocks, with the on-chain events " +
@@ -18,8 +18,8 @@ export const chainApi: ApiDescription = {
     { name: "Key registry", description: "Signer keys of fids (SPEC Authentication 3)." },
     { name: "Storage registry", description: "Storage units rented by fids." },
   ],
-  schemas: [onChainEventJsonSchema(), chainErrorSchema],
-  errorSchema: chainErrorSchema.$id,
+  schemas: [onChainEventJsonSchema(), devchainErrorSchema],
+  errorSchema: devchainErrorSchema.$id,
   refusals: {
     404: "No such fid, address, key or transaction.",
     409: "The contracts would revert: the custody address, key or state is taken or gone.",

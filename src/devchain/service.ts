@@ -4,7 +4,6 @@
  * rules of each registry are in its own module.
  */
 import { getAddress, hexToBytes } from "viem";
-import type { Logger } from "../http/index.js";
 import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
 import { toHex } from "../protocol/hex.js";
 import { type Database, serializedTransaction } from "../storage/index.js";
@@ -22,12 +21,17 @@ import type {
   RegisteredFid,
   TransactionStatus,
 } from "../interfaces/chain.js";
-import { ChainError } from "./errors.js";
+import { DevchainError } from "../interfaces/chainErrors.js";
 import { type EventsPage, eventsOfTransaction, eventsPage } from "./events.js";
 import { custodyOf, fidOf, parseRegister, recordRegister } from "./idRegistry.js";
 import { parseKey, parseKeyAdd, recordKeyAdd, recordKeyRemove } from "./keyRegistry.js";
 import { checkUnits, recordRent } from "./storageRegistry.js";
-import type { ChainDb, ChainTables, TransactionKind } from "./tables.js";
+import {
+  type DevchainDb,
+  DEVCHAIN_TABLE_PREFIX,
+  type DevchainTables,
+  type TransactionKind,
+} from "./tables.js";
 import {
   countPendingTransactions,
   recordTransaction,
@@ -35,8 +39,7 @@ import {
   transactionStatus,
 } from "./transactions.js";
 
-export interface ChainServiceOptions {
-  logger: Logger;
+export interface DevchainServiceOptions {
   /** 0 mines every transaction at once, in a block of its own. */
   blockTimeSeconds: number;
   /** Unix ms. */
@@ -51,40 +54,29 @@ export interface MinedTransaction {
 
 const BLOCK_POLL_MS = 500;
 
-export class ChainService implements ChainClient, OnChainEventSource, ChainWriter {
+export class DevchainService implements ChainClient, OnChainEventSource, ChainWriter {
   private genesis: Uint8Array | undefined;
-  private timer: NodeJS.Timeout | undefined;
-  private timerMining: Promise<void> | undefined;
   private closing = false;
   private readonly watcher: BlockWatcher;
 
   constructor(
-    private readonly database: Database<ChainTables>,
-    private readonly options: ChainServiceOptions,
+    private readonly database: Database<DevchainTables>,
+    private readonly options: DevchainServiceOptions,
   ) {
     this.watcher = new BlockWatcher(() => this.latestBlockNumber(), BLOCK_POLL_MS);
   }
 
-  /** Creates the genesis block of a fresh chain and starts the block timer. */
+  /** Creates the genesis block of a fresh chain. */
   async start(): Promise<void> {
-    this.genesis = await serializedTransaction(this.database, "chain", (trx) =>
+    this.genesis = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, (trx) =>
       genesis(trx, this.nowSeconds()),
     );
-    if (this.options.blockTimeSeconds > 0) {
-      this.timer = setInterval(() => this.mineOnTimer(), this.options.blockTimeSeconds * 1000);
-    }
   }
 
-  /** Stops the timer and mines what is pending; later submissions are mined at once. */
-  async stopMining(): Promise<void> {
+  /** Mines what is pending (the block timer has stopped); a later submission is mined at once. */
+  async close(): Promise<void> {
     this.closing = true;
-    clearInterval(this.timer);
-    this.timer = undefined;
-    await this.timerMining;
     await this.mine();
-  }
-
-  close(): void {
     this.watcher.close();
   }
 
@@ -167,7 +159,7 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
       const tx = await transactionByHash(this.database.db, bytes);
       if (!tx) {
         next.cancel();
-        throw new ChainError("unknown_transaction", `transaction ${hash} is not known`);
+        throw new DevchainError("unknown_transaction", `transaction ${hash} is not known`);
       }
       if (tx.blockNumber !== null) {
         next.cancel();
@@ -202,7 +194,7 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
 
   /** Mines the pending transactions into one block; returns its number, or undefined when none were pending. */
   async mine(): Promise<number | undefined> {
-    const mined = await serializedTransaction(this.database, "chain", (trx) =>
+    const mined = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, (trx) =>
       mineBlock(trx, this.nowSeconds()),
     );
     if (mined !== undefined) this.watcher.notify(mined);
@@ -213,26 +205,17 @@ export class ChainService implements ChainClient, OnChainEventSource, ChainWrite
     return (await this.waitForTransaction(status.transactionHash)).events[0]!;
   }
 
-  private mineOnTimer(): void {
-    this.timerMining ??= this.mine()
-      .then(() => undefined)
-      .catch((error: unknown) => this.options.logger.error({ err: error }, "devchain: mining a block failed"))
-      .finally(() => {
-        this.timerMining = undefined;
-      });
-  }
-
   /**
-   * Records a transaction whose rule checks and state rows `apply` makes (throwing ChainError rolls
+   * Records a transaction whose rule checks and state rows `apply` makes (throwing DevchainError rolls
    * everything back); with no block time, or while closing, it is mined in the same database transaction.
    */
   private async submit(
     kind: TransactionKind,
-    apply: (trx: ChainDb, seq: number) => Promise<number>,
+    apply: (trx: DevchainDb, seq: number) => Promise<number>,
   ): Promise<TransactionStatus> {
     const genesisHash = this.genesis;
     if (!genesisHash) throw new Error("the devchain is not started");
-    const result = await serializedTransaction(this.database, "chain", async (trx) => {
+    const result = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, async (trx) => {
       const hash = await recordTransaction(trx, genesisHash, kind, apply);
       const blockNumber =
         this.options.blockTimeSeconds === 0 || this.closing

@@ -6,10 +6,10 @@ import { hexToBytes } from "viem";
 import { OnChainEventType } from "../protocol/generated/onchain_event.js";
 import { toProtocolTime } from "../protocol/time.js";
 import type { Hex } from "../interfaces/chain.js";
-import { ChainError } from "./errors.js";
+import { DevchainError } from "../interfaces/chainErrors.js";
 import type { MineTransaction } from "./events.js";
 import { requireFid } from "./idRegistry.js";
-import type { ChainDb } from "./tables.js";
+import type { DevchainDb } from "./tables.js";
 
 export const MAX_UNITS_PER_RENT = 1000;
 /** The StorageRegistry's event version (docs/reference/protocol-wire.md §4). */
@@ -18,12 +18,17 @@ const RENT_PERIOD_SECONDS = 365 * 24 * 60 * 60;
 
 export function checkUnits(units: number): void {
   if (!Number.isSafeInteger(units) || units < 1 || units > MAX_UNITS_PER_RENT) {
-    throw new ChainError("invalid_units", `units must be an integer from 1 to ${MAX_UNITS_PER_RENT}`);
+    throw new DevchainError("invalid_units", `units must be an integer from 1 to ${MAX_UNITS_PER_RENT}`);
   }
 }
 
 /** Rents `units` for `fid`, paid by its custody address, in transaction `txSeq`; returns the fid. */
-export async function recordRent(trx: ChainDb, txSeq: number, fid: number, units: number): Promise<number> {
+export async function recordRent(
+  trx: DevchainDb,
+  txSeq: number,
+  fid: number,
+  units: number,
+): Promise<number> {
   const owner = await requireFid(trx, fid);
   await trx
     .insertInto("chain_storage")
@@ -57,7 +62,7 @@ export const mineRent: MineTransaction = async (trx, txSeq, block) => {
 };
 
 /** Units of mined rents that expire after `nowSeconds`. */
-export async function activeStorageUnits(db: ChainDb, fid: number, nowSeconds: number): Promise<number> {
+export async function activeStorageUnits(db: DevchainDb, fid: number, nowSeconds: number): Promise<number> {
   const row = await db
     .selectFrom("chain_storage")
     .select((eb) => eb.fn.sum<number | string | null>("units").as("units"))

@@ -1,7 +1,10 @@
 import type { Kysely } from "kysely";
 
+/** The devchain's tables and its migrations ledger are named `chain_…`. */
+export const DEVCHAIN_TABLE_PREFIX = "chain";
+
 /** The devchain's tables. Rows are written when a transaction is submitted; `*block*` columns stay null until it is mined. */
-export interface ChainTables {
+export interface DevchainTables {
   chain_blocks: { number: number; hash: Uint8Array; parent_hash: Uint8Array; timestamp: number };
   chain_transactions: {
     seq: number;
@@ -38,4 +41,4 @@ export interface ChainTables {
 
 export type TransactionKind = "register" | "signer_add" | "signer_remove" | "storage_rent";
 
-export type ChainDb = Kysely<ChainTables>;
+export type DevchainDb = Kysely<DevchainTables>;

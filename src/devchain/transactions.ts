@@ -5,7 +5,7 @@
 import { encodePacked, hexToBytes, keccak256 } from "viem";
 import { toHex } from "../protocol/hex.js";
 import type { Hex, TransactionStatus } from "../interfaces/chain.js";
-import type { ChainDb, TransactionKind } from "./tables.js";
+import type { DevchainDb, TransactionKind } from "./tables.js";
 
 export interface TransactionRow {
   seq: number;
@@ -31,10 +31,10 @@ function transactionHash(genesis: Uint8Array, seq: number): Uint8Array {
  * transaction's sequence number; `apply` returns the fid it concerns. Returns the transaction's hash.
  */
 export async function recordTransaction(
-  trx: ChainDb,
+  trx: DevchainDb,
   genesis: Uint8Array,
   kind: TransactionKind,
-  apply: (trx: ChainDb, seq: number) => Promise<number>,
+  apply: (trx: DevchainDb, seq: number) => Promise<number>,
 ): Promise<Uint8Array> {
   const last = await trx
     .selectFrom("chain_transactions")
@@ -68,7 +68,10 @@ function toTransactionRow(row: {
   };
 }
 
-export async function transactionByHash(db: ChainDb, hash: Uint8Array): Promise<TransactionRow | undefined> {
+export async function transactionByHash(
+  db: DevchainDb,
+  hash: Uint8Array,
+): Promise<TransactionRow | undefined> {
   const row = await db
     .selectFrom("chain_transactions")
     .select(transactionColumns)
@@ -77,7 +80,7 @@ export async function transactionByHash(db: ChainDb, hash: Uint8Array): Promise<
   return row && toTransactionRow(row);
 }
 
-export async function transactionStatus(db: ChainDb, hash: Hex): Promise<TransactionStatus | undefined> {
+export async function transactionStatus(db: DevchainDb, hash: Hex): Promise<TransactionStatus | undefined> {
   if (!isTransactionHash(hash)) return undefined;
   const tx = await transactionByHash(db, hexToBytes(hash));
   if (!tx) return undefined;
@@ -87,7 +90,7 @@ export async function transactionStatus(db: ChainDb, hash: Hex): Promise<Transac
 }
 
 /** Transactions not yet in a block, in the order they were submitted. */
-export async function pendingTransactions(trx: ChainDb): Promise<TransactionRow[]> {
+export async function pendingTransactions(trx: DevchainDb): Promise<TransactionRow[]> {
   const rows = await trx
     .selectFrom("chain_transactions")
     .select(transactionColumns)
@@ -97,7 +100,7 @@ export async function pendingTransactions(trx: ChainDb): Promise<TransactionRow[
   return rows.map(toTransactionRow);
 }
 
-export async function countPendingTransactions(db: ChainDb): Promise<number> {
+export async function countPendingTransactions(db: DevchainDb): Promise<number> {
   const row = await db
     .selectFrom("chain_transactions")
     .select((eb) => eb.fn.countAll<number | string>().as("n"))
@@ -107,7 +110,7 @@ export async function countPendingTransactions(db: ChainDb): Promise<number> {
 }
 
 export async function markTransactionMined(
-  trx: ChainDb,
+  trx: DevchainDb,
   seq: number,
   blockNumber: number,
   txIndex: number,

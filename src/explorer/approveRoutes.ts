@@ -15,7 +15,7 @@ import { KeyRequestError, approveKeyRequest } from "../wallet/keyRequestApproval
 import { type KeystoreOffer, approvePage } from "./approve.js";
 import { html } from "./html.js";
 import type { ExplorerHost } from "./host.js";
-import { sendPage } from "./respond.js";
+import { sendHtmlPage } from "./respond.js";
 import type { Sources } from "./sources.js";
 
 /** The CLI keystore the approval page may offer, and the approval key that unlocks it. */
@@ -79,7 +79,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
   ) => {
     const found = await options.keyRequest(requestToken);
     if (found === undefined)
-      return sendPage(
+      return sendHtmlPage(
         reply,
         {
           title: "No such request",
@@ -97,7 +97,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
       realNetworkDomain: options.realNetworkDomain,
       refusal: refusal?.message,
     });
-    return sendPage(reply, page, refusal?.status ?? 200);
+    return sendHtmlPage(reply, page, refusal?.status ?? 200);
   };
 
   app.get<{ Querystring: { token: string; key?: string } }>(

@@ -1,9 +1,9 @@
 /** GET /: the stack's parts and their status, counts, the latest casts, the live event feed. */
 import { castList, type HubMessage, type HubPage, table } from "./fragments.js";
 import { type Html, html } from "./html.js";
-import { type PartName, type Sources, withQuery } from "./sources.js";
+import { type SourcePart, type Sources, withQuery } from "./sources.js";
 
-const PART_LABELS: Record<PartName, string> = {
+const PART_LABELS: Record<SourcePart, string> = {
   api: "client API",
   hub: "hub",
   registry: "name registry",
@@ -22,7 +22,7 @@ const LATEST_CASTS = 10;
 export async function homePage(sources: Sources): Promise<{ title: string; body: Html }> {
   const urls = sources.urls();
   const parts = await Promise.all(
-    (Object.keys(PART_LABELS) as PartName[]).map(async (part) => {
+    (Object.keys(PART_LABELS) as SourcePart[]).map(async (part) => {
       const status = await sources.get<{ status: string }>(part, "/_ready", true).catch(() => undefined);
       const url = urls[part];
       return [

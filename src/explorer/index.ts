@@ -16,7 +16,7 @@ import { html } from "./html.js";
 import { type PageLimits, pageLimit } from "./limit.js";
 import { namePage } from "./name.js";
 import type { ExplorerHost } from "./host.js";
-import { pageResponses, sendPage } from "./respond.js";
+import { pageResponses, sendHtmlPage } from "./respond.js";
 import { searchTarget } from "./search.js";
 import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
 
@@ -42,7 +42,7 @@ export interface ExplorerOptions {
 }
 
 const notFoundPage = (reply: FastifyReply, what: string) =>
-  sendPage(
+  sendHtmlPage(
     reply,
     {
       title: "Not found",
@@ -91,9 +91,9 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
   });
   app.setErrorHandler((error, _request, reply) => {
     if (error instanceof PageRefusal)
-      return sendPage(reply, { title: "Bad request", body: html`<p>${error.message}</p>` }, 400);
+      return sendHtmlPage(reply, { title: "Bad request", body: html`<p>${error.message}</p>` }, 400);
     if (!(error instanceof PartUnavailable)) throw error;
-    return sendPage(
+    return sendHtmlPage(
       reply,
       { title: "Unavailable", body: html`<p>${error.message}; try again shortly.</p>` },
       503,
@@ -113,7 +113,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
         response: responses({}),
       },
     },
-    async (_request, reply) => sendPage(reply, await homePage(sources)),
+    async (_request, reply) => sendHtmlPage(reply, await homePage(sources)),
   );
 
   app.get<{ Params: { fid: number }; Querystring: { casts?: string } }>(
@@ -133,7 +133,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     async (request, reply) => {
       const page = await fidPage(sources, request.params.fid, request.query.casts);
       return page
-        ? sendPage(reply, page)
+        ? sendHtmlPage(reply, page)
         : notFoundPage(reply, `No fid ${request.params.fid} is registered.`);
     },
   );
@@ -155,7 +155,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
       const { fid: author, hash } = request.params;
       const page = await castPage(sources, author, hash.toLowerCase());
       return page
-        ? sendPage(reply, page)
+        ? sendHtmlPage(reply, page)
         : notFoundPage(reply, `The hub holds no cast ${hash} by fid ${author}.`);
     },
   );
@@ -177,7 +177,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     async (request, reply) => {
       const page = await namePage(sources, request.params.name);
       return page
-        ? sendPage(reply, page)
+        ? sendHtmlPage(reply, page)
         : notFoundPage(reply, `The registry has never held the name ${request.params.name}.`);
     },
   );
@@ -197,7 +197,9 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     },
     async (request, reply) => {
       const page = await channelPage(sources, request.params.id);
-      return page ? sendPage(reply, page) : notFoundPage(reply, `There is no channel ${request.params.id}.`);
+      return page
+        ? sendHtmlPage(reply, page)
+        : notFoundPage(reply, `There is no channel ${request.params.id}.`);
     },
   );
 
@@ -226,7 +228,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
         type: type === "" ? undefined : (type as EventsQuery["type"]),
         fid: author === undefined || author === "" ? undefined : Number(author),
       };
-      return sendPage(reply, await eventsPage(sources, query));
+      return sendHtmlPage(reply, await eventsPage(sources, query));
     },
   );
 

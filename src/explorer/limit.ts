@@ -7,7 +7,7 @@
 import type { onRequestAsyncHookHandler } from "fastify";
 import { clientAddressKey, RateLimiter } from "../http/index.js";
 import { html } from "./html.js";
-import { sendPage } from "./respond.js";
+import { sendHtmlPage } from "./respond.js";
 
 export interface PageLimits {
   /** Pages one client address may load an hour, spread out. */
@@ -30,7 +30,7 @@ export function pageLimit(limits: PageLimits, now: () => number): onRequestAsync
       return undefined;
     }
     reply.header("retry-after", String(wait));
-    return sendPage(
+    return sendHtmlPage(
       reply,
       {
         title: "Too many requests",

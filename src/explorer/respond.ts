@@ -25,6 +25,6 @@ export function pageResponses(errorSchema: { $id: string }, refusals: Record<num
 
 const HTML_TYPE = "text/html; charset=utf-8";
 
-export function sendPage(reply: FastifyReply, frame: PageFrame, status = 200): FastifyReply {
+export function sendHtmlPage(reply: FastifyReply, frame: PageFrame, status = 200): FastifyReply {
   return reply.code(status).type(HTML_TYPE).send(layout(frame));
 }

@@ -4,16 +4,16 @@
  * a part that does not answer is a PartUnavailable, which the page shows as such.
  */
 
-export type PartName = "api" | "hub" | "registry" | "chain";
+export type SourcePart = "api" | "hub" | "registry" | "chain";
 
 /** Base URLs of the parts, as the operator configured or the stack listened on them. */
-export type PartUrls = Partial<Record<PartName, string>>;
+export type PartUrls = Partial<Record<SourcePart, string>>;
 
 const TIMEOUT_MS = 5_000;
 
 export class PartUnavailable extends Error {
   override name = "PartUnavailable";
-  constructor(readonly part: PartName) {
+  constructor(readonly part: SourcePart) {
     super(`the ${part === "api" ? "client API" : part} did not answer`);
   }
 }
@@ -29,13 +29,13 @@ export interface Sources {
    * GET `path` of `part` as JSON; undefined on a 404. Any other refusal is undefined when `refused`
    * is true (the page shows what it has), or a PageRefusal with `refused` as its sentence.
    */
-  get<T>(part: PartName, path: string, refused?: true | string): Promise<T | undefined>;
+  get<T>(part: SourcePart, path: string, refused?: true | string): Promise<T | undefined>;
 }
 
 export function partSources(urls: () => PartUrls): Sources {
   return {
     urls,
-    async get<T>(part: PartName, path: string, refused?: true | string): Promise<T | undefined> {
+    async get<T>(part: SourcePart, path: string, refused?: true | string): Promise<T | undefined> {
       const base = urls()[part];
       if (base === undefined) throw new PartUnavailable(part);
       let response: Response;

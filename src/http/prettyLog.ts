@@ -35,7 +35,7 @@ export function prettyLine(json: string, colour = false): string {
   const text = [
     time,
     word,
-    String(entry.part ?? "castnet").padEnd(8),
+    String(entry.part ?? "castnet").padEnd(9),
     entry.msg ?? "",
     ...fields,
     ...(err?.message ? [`(${err.message})`] : []),

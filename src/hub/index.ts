@@ -1,4 +1,3 @@
-import { once } from "../once.js";
 import { availableParallelism } from "node:os";
 /**
  * The hub (SPEC C, docs/reference/spec.md): signed messages as CRDT sets, on-chain events, username proofs,
@@ -11,32 +10,29 @@ import { connectionLimits, createHttpServer, type HttpOptions, type Logger } fro
 import { SocialNetwork } from "../protocol/generated/message.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import type { TransferFeed } from "../interfaces/transferFeed.js";
-import {
-  type DatabaseConfig,
-  type MigrationProgress,
-  migrate,
-  migrationsApplied,
-  openDatabase,
-} from "../storage/index.js";
+import type { DatabaseConfig, MigrationProgress } from "../storage/index.js";
+import { openPartDatabase } from "../part/database.js";
+import { startJob } from "../part/job.js";
+import { buildPart } from "../part/scope.js";
 import type { HubCore } from "./core.js";
 import { MergeEngine } from "./merge/engine.js";
 import { basicAuth, basicCredentials, parseRpcAuth } from "./api/auth.js";
 import { hubErrors } from "./errors.js";
 import { createGrpcServer, type GrpcTls, type HubGrpcServer } from "./api/grpc/index.js";
-import { hubApi } from "./openapi.js";
+import { hubOpenApi } from "./openapi.js";
 import { EventBus } from "./data/events.js";
 import { NameFollower } from "./follow/fnames.js";
-import { scheduleJobs } from "./jobs.js";
+import { housekeeping } from "./jobs.js";
 import { HubMetrics } from "./metrics.js";
 import { hubMigrations } from "./migrations/index.js";
 import { FidRateLimit } from "./merge/fidRateLimit.js";
 import { ChainFollower } from "./follow/chainFollower.js";
-import type { CatchUp } from "./follow/follower.js";
+import type { CatchUpProgress } from "./follow/follower.js";
 import { type ActivityReadOptions, DEFAULT_ACTIVITY_READ, type StreamLimits } from "./api/routes/options.js";
 import { hubRoutes } from "./api/routes/index.js";
 import { HubService } from "./service.js";
 import { readState } from "./data/state.js";
-import type { HubTables } from "./data/tables.js";
+import { HUB_TABLE_PREFIX, type HubTables } from "./data/tables.js";
 import { createVerifier, type Verifier } from "./merge/verify.js";
 
 export interface HubOptions {
@@ -72,7 +68,7 @@ export interface HubOptions {
   /** Host, origin, time and connection limits of its HTTP server (src/http/server.ts). */
   http?: HttpOptions;
   /** Told how the catch-up with the chain and the registry advances at start, when behind. */
-  onCatchUp?: (source: "chain" | "registry", catchUp: CatchUp) => void;
+  onCatchUp?: (source: "chain" | "registry", catchUp: CatchUpProgress) => void;
 }
 
 export interface Hub {
@@ -93,6 +89,7 @@ const NETWORKS: Record<HubOptions["network"], SocialNetwork> = {
 const VERSION = "0.1.0";
 /** Bulk submits are the largest bodies the hub takes; each route sets its own, smaller limit. */
 const BODY_LIMIT = 8 * 1024 * 1024;
+const HOUR_MS = 60 * 60 * 1000;
 
 async function peerIdOf(database: HubCore["database"]): Promise<string> {
   await database.db
@@ -127,96 +124,107 @@ const SQLITE_TUNING = {
 export async function createHub(options: HubOptions): Promise<Hub> {
   const credentials = options.rpcAuth === undefined ? undefined : parseRpcAuth(options.rpcAuth);
   const auth = credentials === undefined ? undefined : basicAuth(credentials);
-  const database = openDatabase<HubTables>(options.database, SQLITE_TUNING);
-  try {
-    await migrate(database, "hub", hubMigrations, options.migrationProgress);
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  const core: HubCore = {
-    database,
-    profile: options.naming,
-    network: NETWORKS[options.network],
-    now: options.now ?? Date.now,
-    logger: options.logger.child({ part: "hub" }),
-    bus: new EventBus(),
-    metrics: new HubMetrics(),
-  };
-  const verifier =
-    options.verifier ?? createVerifier(options.verifyWorkers, options.naming, core.metrics.verifyBatchSize);
-  const onCatchUp = options.onCatchUp;
-  const chain = new ChainFollower(core, options.chain, onCatchUp && ((c) => onCatchUp("chain", c)));
-  const names = new NameFollower(core, options.registry, onCatchUp && ((c) => onCatchUp("registry", c)));
-  core.metrics.watch({ verifyQueue: () => verifier.queued, followers: { chain, registry: names } });
-  const engine = new MergeEngine(
-    core,
-    verifier,
-    {
-      syncChain: () => chain.sync(),
-      recoverName: (name) => names.recover(name),
-    },
-    new FidRateLimit(options.mergesPerUnit),
-  );
-  const service = new HubService(
-    core,
-    engine,
-    { syncChain: () => chain.sync(), syncNames: () => names.sync() },
-    { version: VERSION, nickname: "castnet", peerId: await peerIdOf(database) },
-  );
-  const app = await createHttpServer({
-    ...options.http,
-    part: "hub",
-    logger: options.logger,
-    errors: hubErrors,
-    api: hubApi(options.naming),
-    bodyLimit: BODY_LIMIT,
-    adminToken: options.adminToken,
-    metrics: core.metrics.registry,
-    ready: {
-      database: migrationsApplied(database, "hub", hubMigrations),
-      "chain follower": async () => chain.unready(),
-      "registry follower": async () => names.unready(),
-    },
-  });
-  await app.register(hubRoutes, {
-    service,
-    profile: options.naming,
-    auth,
-    adminToken: options.adminToken,
-    activityRead: { ...DEFAULT_ACTIVITY_READ, ...options.activityRead },
-    now: core.now,
-    streams: options.streams,
-    metrics: core.metrics,
-  });
-  await app.ready();
-  const grpc = createGrpcServer(
-    { service, database, logger: core.logger },
-    {
-      tls: options.grpcTls,
+  return buildPart(async (scope) => {
+    const { database, migrated } = await openPartDatabase<HubTables>(scope, {
+      config: options.database,
+      tablePrefix: HUB_TABLE_PREFIX,
+      migrations: hubMigrations,
+      progress: options.migrationProgress,
+      tuning: SQLITE_TUNING,
+    });
+    const core: HubCore = {
+      database,
+      profile: options.naming,
+      network: NETWORKS[options.network],
+      now: options.now ?? Date.now,
+      logger: options.logger.child({ part: "hub" }),
+      bus: new EventBus(),
+      metrics: new HubMetrics(),
+    };
+    const verifier = scope.own(
+      options.verifier ?? createVerifier(options.verifyWorkers, options.naming, core.metrics.verifyBatchSize),
+      (pool) => pool.close(),
+    );
+    const onCatchUp = options.onCatchUp;
+    const chain = scope.own(
+      new ChainFollower(core, options.chain, onCatchUp && ((c) => onCatchUp("chain", c))),
+      (follower) => follower.stop(),
+    );
+    const names = scope.own(
+      new NameFollower(core, options.registry, onCatchUp && ((c) => onCatchUp("registry", c))),
+      (follower) => follower.stop(),
+    );
+    core.metrics.watch({ verifyQueue: () => verifier.queued, followers: { chain, registry: names } });
+    const engine = scope.own(
+      new MergeEngine(
+        core,
+        verifier,
+        {
+          syncChain: () => chain.sync(),
+          recoverName: (name) => names.recover(name),
+        },
+        new FidRateLimit(options.mergesPerUnit),
+      ),
+      (merges) => merges.close(),
+    );
+    const service = new HubService(
+      core,
+      engine,
+      { syncChain: () => chain.sync(), syncNames: () => names.sync() },
+      { version: VERSION, nickname: "castnet", peerId: await peerIdOf(database) },
+    );
+    const app = scope.own(
+      await createHttpServer({
+        ...options.http,
+        part: "hub",
+        logger: options.logger,
+        errors: hubErrors,
+        api: hubOpenApi(options.naming),
+        bodyLimit: BODY_LIMIT,
+        adminToken: options.adminToken,
+        metrics: core.metrics.registry,
+        ready: {
+          database: migrated,
+          "chain follower": async () => chain.unready(),
+          "registry follower": async () => names.unready(),
+        },
+      }),
+      (server) => server.close(),
+    );
+    await app.register(hubRoutes, {
+      service,
+      profile: options.naming,
+      auth,
+      adminToken: options.adminToken,
+      activityRead: { ...DEFAULT_ACTIVITY_READ, ...options.activityRead },
+      now: core.now,
       streams: options.streams,
-      limits: connectionLimits(options.http),
-      auth: credentials === undefined ? undefined : basicCredentials(credentials),
-    },
-  );
-  void chain.sync();
-  void names.sync();
-  const stopJobs = scheduleJobs(core);
-  return {
-    app,
-    grpc,
-    service,
-    close: once(async () => {
-      stopJobs();
-      await grpc.close();
-      await app.close();
-      await engine.close();
-      await chain.stop();
-      await names.stop();
-      await verifier.close();
-      await database.close();
-    }),
-  };
+      metrics: core.metrics,
+    });
+    await app.ready();
+    const grpc = scope.own(
+      createGrpcServer(
+        { service, database, logger: core.logger },
+        {
+          tls: options.grpcTls,
+          streams: options.streams,
+          limits: connectionLimits(options.http),
+          auth: credentials === undefined ? undefined : basicCredentials(credentials),
+        },
+      ),
+      (server) => server.close(),
+    );
+    void chain.sync();
+    void names.sync();
+    const jobs = startJob({
+      name: "hub housekeeping",
+      intervalMs: HOUR_MS,
+      run: () => housekeeping(core),
+      logger: core.logger,
+    });
+    scope.own(jobs, (job) => job.stop());
+    return { app, grpc, service };
+  });
 }
 
 export type { HubService } from "./service.js";

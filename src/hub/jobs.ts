@@ -10,7 +10,6 @@ import { loadStorages } from "./merge/limits.js";
 import { pruneStore } from "./merge/stores/crdt.js";
 import { fidLock } from "./merge/locks.js";
 
-const HOUR_MS = 60 * 60 * 1000;
 const FIDS_PER_SCAN = 500;
 
 /**
@@ -56,17 +55,8 @@ export async function pruneExpiredStorage(core: HubCore): Promise<number> {
   }
 }
 
-/** Runs both jobs every hour until stopped; a failed run is logged and tried again next hour. */
-export function scheduleJobs(core: HubCore): () => void {
-  const run = async () => {
-    try {
-      await pruneExpiredStorage(core);
-      await pruneEvents(core.database.db, core.now());
-    } catch (error) {
-      core.logger.warn({ err: error }, "hub housekeeping failed; retrying in an hour");
-    }
-  };
-  const timer = setInterval(() => void run(), HOUR_MS);
-  timer.unref();
-  return () => clearInterval(timer);
+/** Both jobs, one after the other: the hub runs them every hour (src/hub/index.ts). */
+export async function housekeeping(core: HubCore): Promise<void> {
+  await pruneExpiredStorage(core);
+  await pruneEvents(core.database.db, core.now());
 }

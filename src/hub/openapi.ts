@@ -5,7 +5,7 @@ import { messageJsonSchemas } from "../protocol/json/messageSchema.js";
 import type { NamingProfile } from "../protocol/naming.js";
 import { hubErrorSchema } from "./errors.js";
 
-export function hubApi(profile: NamingProfile): ApiDescription {
+export function hubOpenApi(profile: NamingProfile): ApiDescription {
   return {
     title: "castnet hub",
     description:

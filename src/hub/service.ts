@@ -16,8 +16,9 @@ import type { HubCore } from "./core.js";
 import type { Accepted, MergeEngine } from "./merge/engine.js";
 import { EVENTS_PAGE_SIZE, pruneEvents } from "./data/events.js";
 import { pruneExpiredStorage } from "./jobs.js";
-import { type ListContext, reactorsByAuthor } from "./data/messages.js";
-import type { PageRequest } from "./data/paging.js";
+import type { ListContext } from "./data/messageReads.js";
+import { reactorsByAuthor } from "./data/statistics.js";
+import type { KeyPageRequest } from "./data/paging.js";
 import * as eventReads from "./data/reads/events.js";
 import { hubInfo, type HubIdentity, type HubInfo } from "./data/reads/info.js";
 import * as messageReads from "./data/reads/messages.js";
@@ -26,7 +27,7 @@ import * as nameReads from "./data/reads/names.js";
 import * as onChainReads from "./data/reads/onchain.js";
 import { storageLimits, type StorageLimitsJson } from "./data/reads/storage.js";
 
-export type { PageRequest } from "./data/paging.js";
+export type { KeyPageRequest } from "./data/paging.js";
 export { pageToken } from "./data/paging.js";
 export type { HubInfo } from "./data/reads/info.js";
 export type { MessagePage } from "./data/reads/messages.js";
@@ -117,15 +118,15 @@ export class HubService implements ActivitySource {
   }
 
   /** Adds and removes, as the reference lists them. */
-  async castsByFid(fid: number, page: PageRequest): Promise<MessagePage> {
+  async castsByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
     return messageReads.castsByFid(this.lists, fid, page);
   }
 
-  async castsByParent(parent: CastId | string, page: PageRequest): Promise<MessagePage> {
+  async castsByParent(parent: CastId | string, page: KeyPageRequest): Promise<MessagePage> {
     return messageReads.castsByParent(this.lists, parent, page);
   }
 
-  async castsByMention(fid: number, page: PageRequest): Promise<MessagePage> {
+  async castsByMention(fid: number, page: KeyPageRequest): Promise<MessagePage> {
     return messageReads.castsByMention(this.lists, fid, page);
   }
 
@@ -133,14 +134,18 @@ export class HubService implements ActivitySource {
     return messageReads.reactionById(this.lists, fid, type, target);
   }
 
-  async reactionsByFid(fid: number, type: ReactionType | undefined, page: PageRequest): Promise<MessagePage> {
+  async reactionsByFid(
+    fid: number,
+    type: ReactionType | undefined,
+    page: KeyPageRequest,
+  ): Promise<MessagePage> {
     return messageReads.reactionsByFid(this.lists, fid, type, page);
   }
 
   async reactionsByTarget(
     target: CastId | string,
     type: ReactionType | undefined,
-    page: PageRequest,
+    page: KeyPageRequest,
   ): Promise<MessagePage> {
     return messageReads.reactionsByTarget(this.lists, target, type, page);
   }
@@ -149,14 +154,14 @@ export class HubService implements ActivitySource {
     return messageReads.linkById(this.lists, fid, type, targetFid);
   }
 
-  async linksByFid(fid: number, type: string | undefined, page: PageRequest): Promise<MessagePage> {
+  async linksByFid(fid: number, type: string | undefined, page: KeyPageRequest): Promise<MessagePage> {
     return messageReads.linksByFid(this.lists, fid, type, page);
   }
 
   async linksByTargetFid(
     targetFid: number,
     type: string | undefined,
-    page: PageRequest,
+    page: KeyPageRequest,
   ): Promise<MessagePage> {
     return messageReads.linksByTargetFid(this.lists, targetFid, type, page);
   }
@@ -165,7 +170,7 @@ export class HubService implements ActivitySource {
     return messageReads.userData(this.lists, fid, type);
   }
 
-  async userDataByFid(fid: number, page: PageRequest): Promise<MessagePage> {
+  async userDataByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
     return messageReads.userDataByFid(this.lists, fid, page);
   }
 
@@ -173,7 +178,7 @@ export class HubService implements ActivitySource {
     return messageReads.verification(this.lists, fid, address);
   }
 
-  async verificationsByFid(fid: number, page: PageRequest): Promise<MessagePage> {
+  async verificationsByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
     return messageReads.verificationsByFid(this.lists, fid, page);
   }
 
@@ -195,7 +200,7 @@ export class HubService implements ActivitySource {
     return onChainReads.idRegistryEventByAddress(this.db, address);
   }
 
-  async fids(page: PageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
+  async fids(page: KeyPageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
     return onChainReads.fids(this.db, page);
   }
 

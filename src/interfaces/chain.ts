@@ -48,7 +48,7 @@ export interface ChainClient {
   getAccount(fid: number): Promise<Account | undefined>;
   custodyOf(fid: number): Promise<Hex | undefined>;
   fidOf(custody: Hex): Promise<number | undefined>;
-  /** Submits a key add and returns at once; rule violations are thrown as ChainError. */
+  /** Submits a key add and returns at once; rule violations are thrown as DevchainError. */
   submitKeyAdd(request: KeyAddRequest): Promise<TransactionStatus>;
   getTransaction(hash: Hex): Promise<TransactionStatus | undefined>;
 }
@@ -91,7 +91,7 @@ export interface RegisteredFid {
 
 /**
  * Operator writes that wait until their transaction is mined (tests, `castnet account create`).
- * Rule violations are thrown as ChainError.
+ * Rule violations are thrown as DevchainError.
  */
 export interface ChainWriter {
   register(request: RegisterRequest): Promise<RegisteredFid>;

@@ -3,7 +3,7 @@
  * so that a part using the chain handles them alike wherever the chain runs.
  */
 /** Every refusal of the devchain, by code, with its HTTP status (docs/devchain.md, "Errors"). */
-export const CHAIN_ERROR_STATUS = {
+export const DEVCHAIN_ERROR_STATUS = {
   bad_request: 400,
   invalid_address: 400,
   invalid_key: 400,
@@ -23,22 +23,22 @@ export const CHAIN_ERROR_STATUS = {
   chain_unavailable: 503,
 } as const;
 
-export type ChainErrorCode = keyof typeof CHAIN_ERROR_STATUS;
+export type DevchainErrorCode = keyof typeof DEVCHAIN_ERROR_STATUS;
 
-export function isChainErrorCode(value: unknown): value is ChainErrorCode {
-  return typeof value === "string" && Object.hasOwn(CHAIN_ERROR_STATUS, value);
+export function isDevchainErrorCode(value: unknown): value is DevchainErrorCode {
+  return typeof value === "string" && Object.hasOwn(DEVCHAIN_ERROR_STATUS, value);
 }
 
 /** A refused write or an unknown thing: what the contracts would revert with, as an HTTP status. */
-export class ChainError extends Error {
-  override name = "ChainError";
+export class DevchainError extends Error {
+  override name = "DevchainError";
   readonly statusCode: number;
 
   constructor(
-    readonly code: ChainErrorCode,
+    readonly code: DevchainErrorCode,
     message: string,
   ) {
     super(message);
-    this.statusCode = CHAIN_ERROR_STATUS[code];
+    this.statusCode = DEVCHAIN_ERROR_STATUS[code];
   }
 }

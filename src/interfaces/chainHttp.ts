@@ -1,7 +1,7 @@
 /**
  * The chain interfaces over the devchain's HTTP interface, for a part started alone with --chain-url
- * and for `castnet account create`. Refusals come back as the same ChainError the in-process service
- * throws; an unreachable or garbled devchain is a ChainError "chain_unavailable".
+ * and for `castnet account create`. Refusals come back as the same DevchainError the in-process service
+ * throws; an unreachable or garbled devchain is a DevchainError "chain_unavailable".
  */
 import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
 import { isHex } from "../protocol/hex.js";
@@ -18,7 +18,7 @@ import {
   type TransactionStatus,
   eventsQuery,
 } from "./chain.js";
-import { ChainError, isChainErrorCode } from "./chainErrors.js";
+import { DevchainError, isDevchainErrorCode } from "./chainErrors.js";
 
 export interface HttpChainClientOptions {
   /** Sent as a Bearer token with operator writes. */
@@ -38,8 +38,8 @@ function isObject(value: unknown): value is Json {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-function garbled(path: string): ChainError {
-  return new ChainError("chain_unavailable", `the devchain answered ${path} with an unexpected body`);
+function garbled(path: string): DevchainError {
+  return new DevchainError("chain_unavailable", `the devchain answered ${path} with an unexpected body`);
 }
 
 function toTransactionStatus(body: unknown, path: string): TransactionStatus {
@@ -124,7 +124,7 @@ export function httpChainClient(baseUrl: string, options: HttpChainClientOptions
       });
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      throw new ChainError("chain_unavailable", `the devchain at ${base} is unreachable: ${reason}`);
+      throw new DevchainError("chain_unavailable", `the devchain at ${base} is unreachable: ${reason}`);
     }
     let parsed: unknown;
     try {
@@ -134,10 +134,10 @@ export function httpChainClient(baseUrl: string, options: HttpChainClientOptions
     }
     if (response.ok) return parsed;
     if (response.status === 404 && missingIsUndefined) return undefined;
-    if (isObject(parsed) && isChainErrorCode(parsed.error) && typeof parsed.message === "string") {
-      throw new ChainError(parsed.error, parsed.message);
+    if (isObject(parsed) && isDevchainErrorCode(parsed.error) && typeof parsed.message === "string") {
+      throw new DevchainError(parsed.error, parsed.message);
     }
-    throw new ChainError("chain_unavailable", `the devchain answered ${response.status} for ${path}`);
+    throw new DevchainError("chain_unavailable", `the devchain answered ${response.status} for ${path}`);
   }
 
   const getAccount = async (fid: number): Promise<Account | undefined> => {

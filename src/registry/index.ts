@@ -1,4 +1,3 @@
-import { once } from "../once.js";
 import type { FastifyInstance } from "fastify";
 import { type Address, type Hex, getAddress, isAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -10,14 +9,13 @@ import {
   type Database,
   type DatabaseConfig,
   type MigrationProgress,
-  migrate,
-  migrationsApplied,
-  openDatabase,
   serializedTransaction,
 } from "../storage/index.js";
+import { openPartDatabase } from "../part/database.js";
+import { buildPart } from "../part/scope.js";
 import { ccipRoutes } from "./ccipRoutes.js";
 import { registryErrors } from "./errors.js";
-import { registryApi } from "./openapi.js";
+import { registryOpenApi } from "./openapi.js";
 import type { TransferFeed } from "../interfaces/transferFeed.js";
 import { RegistryMetrics } from "./metrics.js";
 import { registryMigrations } from "./migrations/index.js";
@@ -29,11 +27,11 @@ import {
   transferLimiter,
 } from "./rateLimit.js";
 import { registryRoutes } from "./routes.js";
-import { defaultReservedNames } from "./rules.js";
+import { defaultReservedNames } from "./constants.js";
 import { RegistryService } from "./service.js";
-import { type ClaimSigner, createClaimSigner } from "./signatures.js";
+import { createClaimSigner } from "./signatures.js";
 import { settleSetting } from "./store.js";
-import type { RegistryTables } from "./tables.js";
+import { REGISTRY_TABLE_PREFIX, type RegistryTables } from "./tables.js";
 
 export { RegistryService, type TransferRequest } from "./service.js";
 export type { TransferLimits } from "./rateLimit.js";
@@ -146,10 +144,13 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   const ccipRateLimit = options.ccipRateLimit ?? DEFAULT_CCIP_LIMITS;
   const lookups = ccipRateLimit === false ? undefined : new RateLimiter(ccipRateLimit.perClientPerHour, now);
 
-  const database = openDatabase<RegistryTables>(options.database);
-  let signer: ClaimSigner | undefined;
-  try {
-    await migrate(database, "registry", registryMigrations, options.migrationProgress);
+  return buildPart(async (scope) => {
+    const { database, migrated } = await openPartDatabase<RegistryTables>(scope, {
+      config: options.database,
+      tablePrefix: REGISTRY_TABLE_PREFIX,
+      migrations: registryMigrations,
+      progress: options.migrationProgress,
+    });
     const privateKey = options.serverPrivateKey ?? (await storedServerKey(database));
     let serverAddress: Address;
     try {
@@ -158,35 +159,30 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
       throw new Error("the registry's server private key is not a 32-byte hex secp256k1 key");
     }
     const admins = adminMap(options.adminFids ?? {}, serverAddress);
-    signer = createClaimSigner({ ...setup, privateKey }, options.signatureThreads);
+    const signer = scope.own(
+      createClaimSigner({ ...setup, privateKey }, options.signatureThreads),
+      (threads) => threads.close(),
+    );
     const service = new RegistryService({ database, chain: options.chain, signer, admins, reserved, now });
 
     const metrics = new RegistryMetrics();
-    const app = await createHttpServer({
-      ...options.http,
-      part: "registry",
-      logger: options.logger,
-      errors: registryErrors,
-      api: registryApi,
-      // A transfer request is a few hundred bytes; a CCIP multicall a few kilobytes.
-      bodyLimit: 16 * 1024,
-      adminToken: options.adminToken,
-      metrics: metrics.registry,
-      ready: { database: migrationsApplied(database, "registry", registryMigrations) },
-    });
+    const app = scope.own(
+      await createHttpServer({
+        ...options.http,
+        part: "registry",
+        logger: options.logger,
+        errors: registryErrors,
+        api: registryOpenApi,
+        // A transfer request is a few hundred bytes; a CCIP multicall a few kilobytes.
+        bodyLimit: 16 * 1024,
+        adminToken: options.adminToken,
+        metrics: metrics.registry,
+        ready: { database: migrated },
+      }),
+      (server) => server.close(),
+    );
     await app.register(registryRoutes, { service, limits, metrics });
     await app.register(ccipRoutes, { prefix: "/ccip", service, lookups });
-
-    const threads = signer;
-    const close = once(async () => {
-      await app.close();
-      await threads.close();
-      await database.close();
-    });
-    return { app, service, feed: service, close };
-  } catch (error) {
-    await signer?.close();
-    await database.close();
-    throw error;
-  }
+    return { app, service, feed: service };
+  });
 }

@@ -2,7 +2,7 @@
 import type { ApiDescription } from "../http/index.js";
 import { ccipErrorSchema, registryErrorSchema } from "./errors.js";
 
-export const registryApi: ApiDescription = {
+export const registryOpenApi: ApiDescription = {
   title: "castnet name registry",
   description:
     "SPEC A: the name registry. Every name change is a transfer between fids, signed by the fid's custody " +

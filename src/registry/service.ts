@@ -6,7 +6,7 @@ import { RegistryError } from "./errors.js";
 import { TRANSFER_PAGE_SIZE, type Transfer, type TransferFeed } from "../interfaces/transferFeed.js";
 import { GroupCommit } from "./groupCommit.js";
 import { isValidFname } from "../protocol/validation/names.js";
-import { THROTTLE_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from "./rules.js";
+import { THROTTLE_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from "./constants.js";
 import type { ClaimSigner } from "./signatures.js";
 import * as store from "./store.js";
 import type { TransferFilter } from "./store.js";

@@ -1,5 +1,8 @@
 import type { Generated } from "kysely";
 
+/** The registry's tables and its migrations ledger are named `registry_…`. */
+export const REGISTRY_TABLE_PREFIX = "registry";
+
 /** The registry's tables: the append-only transfer log, who holds each name now, and its own settings. */
 export interface RegistryTables {
   registry_transfers: {

@@ -1,6 +1,6 @@
 /** The client API's HTTP API (docs/clientapi.md), typed from its OpenAPI document. */
 import type { Client } from "openapi-fetch";
-import { ClientApiError, type ClientApiErrorBody } from "./errors.js";
+import { ClientApiResponseError, type ClientApiErrorBody } from "./errors.js";
 import type { paths } from "./generated/clientApi.js";
 import {
   type AnswerOf,
@@ -23,14 +23,14 @@ export type SignedKeyRequestBody = NonNullable<
 >["content"]["application/json"];
 
 export class ClientApiClient {
-  /** The openapi-fetch client for any route; answers outside 2xx throw ClientApiError. */
+  /** The openapi-fetch client for any route; answers outside 2xx throw ClientApiResponseError. */
   readonly api: Client<paths>;
 
   constructor(
     readonly baseUrl: string,
     options: ClientOptions = {},
   ) {
-    this.api = openClient<paths, ClientApiErrorBody>(baseUrl, options, ClientApiError);
+    this.api = openClient<paths, ClientApiErrorBody>(baseUrl, options, ClientApiResponseError);
   }
 
   /** GET a route with its query; the 200 body (`{result}`, with `next` on a page that has a successor). */

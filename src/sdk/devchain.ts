@@ -1,6 +1,6 @@
 /** The devchain's HTTP API (docs/devchain.md), typed from its OpenAPI document. */
 import type { Client } from "openapi-fetch";
-import { DevchainError, type DevchainErrorBody } from "./errors.js";
+import { DevchainResponseError, type DevchainErrorBody } from "./errors.js";
 import type { paths } from "./generated/devchain.js";
 import {
   type AnswerOf,
@@ -14,14 +14,14 @@ import {
 export type ChainEvent = NonNullable<AnswerOf<paths, "/v1/events">["events"]>[number];
 
 export class DevchainClient {
-  /** The openapi-fetch client for any route; answers outside 2xx throw DevchainError. */
+  /** The openapi-fetch client for any route; answers outside 2xx throw DevchainResponseError. */
   readonly api: Client<paths>;
 
   constructor(
     readonly baseUrl: string,
     options: ClientOptions = {},
   ) {
-    this.api = openClient<paths, DevchainErrorBody>(baseUrl, options, DevchainError);
+    this.api = openClient<paths, DevchainErrorBody>(baseUrl, options, DevchainResponseError);
   }
 
   /** GET a route with its query; the 200 body. */

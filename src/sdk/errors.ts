@@ -10,10 +10,10 @@ import type { components as RegistryComponents } from "./generated/registry.js";
 export type HubErrorBody = HubComponents["schemas"]["HubError"];
 export type RegistryErrorBody = RegistryComponents["schemas"]["RegistryError"];
 export type ClientApiErrorBody = ClientApiComponents["schemas"]["ClientApiError"];
-export type DevchainErrorBody = DevchainComponents["schemas"]["ChainError"];
+export type DevchainErrorBody = DevchainComponents["schemas"]["DevchainError"];
 
 /** What every API's error has: the status and the body as it came (undefined when it was not JSON). */
-export abstract class CastnetApiError<Body> extends Error {
+export abstract class CastnetResponseError<Body> extends Error {
   constructor(
     readonly status: number,
     readonly body: Body | undefined,
@@ -24,8 +24,8 @@ export abstract class CastnetApiError<Body> extends Error {
 }
 
 /** The hub refused: `body.errCode` says why, `body.details` says it to a person. */
-export class HubError extends CastnetApiError<HubErrorBody> {
-  override name = "HubError";
+export class HubResponseError extends CastnetResponseError<HubErrorBody> {
+  override name = "HubResponseError";
   constructor(status: number, body: HubErrorBody | undefined) {
     super(status, body, body?.details);
   }
@@ -55,8 +55,8 @@ const REGISTRY_CODES: Record<RegistryCode, string> = {
  * The name registry refused: `body.error`, and `body.code` for refused transfers. The message is the
  * body's sentence, or its error and code with what the code means.
  */
-export class RegistryError extends CastnetApiError<RegistryErrorBody> {
-  override name = "RegistryError";
+export class RegistryResponseError extends CastnetResponseError<RegistryErrorBody> {
+  override name = "RegistryResponseError";
   constructor(status: number, body: RegistryErrorBody | undefined) {
     const code = body?.code;
     // A code this SDK does not know (a newer registry's) is given as it came.
@@ -67,16 +67,16 @@ export class RegistryError extends CastnetApiError<RegistryErrorBody> {
 }
 
 /** The client API refused: `body.errors[0].message`. */
-export class ClientApiError extends CastnetApiError<ClientApiErrorBody> {
-  override name = "ClientApiError";
+export class ClientApiResponseError extends CastnetResponseError<ClientApiErrorBody> {
+  override name = "ClientApiResponseError";
   constructor(status: number, body: ClientApiErrorBody | undefined) {
     super(status, body, body?.errors[0]?.message);
   }
 }
 
 /** The devchain refused: `body.error` is the code, `body.message` the sentence. */
-export class DevchainError extends CastnetApiError<DevchainErrorBody> {
-  override name = "DevchainError";
+export class DevchainResponseError extends CastnetResponseError<DevchainErrorBody> {
+  override name = "DevchainResponseError";
   constructor(status: number, body: DevchainErrorBody | undefined) {
     super(status, body, body?.message);
   }

@@ -2,7 +2,7 @@
 import type { Client } from "openapi-fetch";
 import type { Message } from "../protocol/generated/message.js";
 import { encodeMessage } from "../protocol/message.js";
-import { HubError, type HubErrorBody } from "./errors.js";
+import { HubResponseError, type HubErrorBody } from "./errors.js";
 import type { components, paths } from "./generated/hub.js";
 import {
   type AnswerOf,
@@ -42,14 +42,14 @@ type WithNumericEnums<T> = T extends Uint8Array
 export type MessageObject = WithNumericEnums<Message>;
 
 export class HubClient {
-  /** The openapi-fetch client for any route; answers outside 2xx throw HubError. */
+  /** The openapi-fetch client for any route; answers outside 2xx throw HubResponseError. */
   readonly api: Client<paths>;
 
   constructor(
     readonly baseUrl: string,
     options: ClientOptions = {},
   ) {
-    this.api = openClient<paths, HubErrorBody>(baseUrl, options, HubError);
+    this.api = openClient<paths, HubErrorBody>(baseUrl, options, HubResponseError);
   }
 
   /** GET a route with its query; the 200 body. */

@@ -1,6 +1,6 @@
 /** The name registry's HTTP API (docs/registry.md), typed from its OpenAPI document. */
 import type { Client } from "openapi-fetch";
-import { RegistryError, type RegistryErrorBody } from "./errors.js";
+import { RegistryResponseError, type RegistryErrorBody } from "./errors.js";
 import type { paths } from "./generated/registry.js";
 import {
   type AnswerOf,
@@ -22,14 +22,14 @@ export type TransfersQuery = Omit<
 >;
 
 export class RegistryClient {
-  /** The openapi-fetch client for any route; answers outside 2xx throw RegistryError. */
+  /** The openapi-fetch client for any route; answers outside 2xx throw RegistryResponseError. */
   readonly api: Client<paths>;
 
   constructor(
     readonly baseUrl: string,
     options: ClientOptions = {},
   ) {
-    this.api = openClient<paths, RegistryErrorBody>(baseUrl, options, RegistryError);
+    this.api = openClient<paths, RegistryErrorBody>(baseUrl, options, RegistryResponseError);
   }
 
   /** GET a route with its query; the 200 body. */
@@ -53,7 +53,7 @@ export class RegistryClient {
     }
   }
 
-  /** The name's latest transfer; a 404 RegistryError when the name is not registered. */
+  /** The name's latest transfer; a 404 RegistryResponseError when the name is not registered. */
   async current(query: QueryOf<paths, "/transfers/current">): Promise<Transfer> {
     return (await this.get("/transfers/current", query)).transfer;
   }

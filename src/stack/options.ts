@@ -18,10 +18,7 @@ import {
 import { refuseUntrustedLoosening, type SecuritySetting, securitySettings } from "./securitySettings.js";
 import { refuseDashValues, usageErrorOf } from "./usage.js";
 import { UsageError } from "../usageError.js";
-
-export type PartName = "registry" | "hub" | "api" | "chain";
-export const PART_NAMES: readonly PartName[] = ["registry", "hub", "api", "chain"];
-const PART_ALIASES: Record<string, PartName> = { clientapi: "api", devchain: "chain" };
+import { type PartName, PART_NAMES, PARTS, partNamed } from "./parts.js";
 
 export type Network = "mainnet" | "testnet" | "devnet";
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
@@ -221,10 +218,7 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     .split(",")
     .map((p) => p.trim())
     .filter(Boolean)
-    .map((p) => {
-      const part = PART_ALIASES[p] ?? p;
-      return oneOf("only", part, PART_NAMES);
-    });
+    .map((p) => partNamed(p) ?? oneOf("only", p, PART_NAMES));
   if (only.length === 0) throw new UsageError("--only names no part");
 
   const blockTime = Number(value("block-time"));
@@ -321,21 +315,12 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
   return config;
 }
 
-/** Which other parts each part talks to. */
-const NEEDS: Record<PartName, readonly PartName[]> = {
-  chain: [],
-  registry: ["chain"],
-  hub: ["chain", "registry"],
-  api: ["chain", "hub"],
-};
-
 function requireUrls(config: StackConfig): void {
   for (const part of config.only) {
-    for (const needed of NEEDS[part]) {
+    for (const needed of PARTS[part].needs) {
       if (!config.only.includes(needed) && !config.urls[needed]) {
-        const flag = needed === "api" ? "api-url" : `${needed}-url`;
         throw new UsageError(
-          `--only ${config.only.join(",")} runs the ${part} without the ${needed}: give --${flag}`,
+          `--only ${config.only.join(",")} runs the ${part} without the ${needed}: give --${needed}-url`,
         );
       }
     }

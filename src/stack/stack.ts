@@ -25,7 +25,8 @@ import type { MigrationProgress } from "../storage/index.js";
 import type { ActivitySource } from "../interfaces/activity.js";
 import { mountExplorer } from "./explorer.js";
 import { ensureApprovalKey } from "../wallet/approvalKey.js";
-import { type PartName, type StackConfig, databaseFor } from "./options.js";
+import { type StackConfig, databaseFor } from "./options.js";
+import type { PartName } from "./parts.js";
 import { writeRunFile } from "./runFile.js";
 import { type SecretFile, secureStart } from "./secrets.js";
 

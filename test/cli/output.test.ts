@@ -27,23 +27,23 @@ describe("readable output", () => {
     };
     assert.equal(
       prettyLine(JSON.stringify(request)),
-      "13:04:05 DEBUG hub      request method=GET url=/v1/info status=200 ms=1.5",
+      "13:04:05 DEBUG hub       request method=GET url=/v1/info status=200 ms=1.5",
     );
     const failure = {
       level: 50,
       time: TIME,
-      part: "api",
+      part: "clientapi",
       err: { message: "boom", stack: "…" },
       msg: "failed",
     };
     assert.equal(
       prettyLine(JSON.stringify(failure), true),
-      "\x1b[31m13:04:05 ERROR api      failed (boom)\x1b[0m",
+      "\x1b[31m13:04:05 ERROR clientapi failed (boom)\x1b[0m",
     );
     const unbound = { level: 30, time: TIME, slot: 5, msg: "power badges recalculated" };
     assert.equal(
       prettyLine(JSON.stringify(unbound)),
-      "13:04:05 INFO  castnet  power badges recalculated slot=5",
+      "13:04:05 INFO  castnet   power badges recalculated slot=5",
     );
     assert.equal(prettyLine("not json"), "not json");
   });

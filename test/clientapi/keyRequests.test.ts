@@ -4,7 +4,7 @@ import { ViemLocalEip712Signer } from "@farcaster/core";
 import { type Hex, encodeAbiParameters, hexToBytes } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import type { ApprovalTypedData } from "../../src/clientapi/index.js";
-import type { ApiTables } from "../../src/clientapi/tables.js";
+import type { ClientApiTables } from "../../src/clientapi/tables.js";
 import { KeyRequestError, approveKeyRequest } from "../../src/wallet/keyRequestApproval.js";
 import { httpChainClient } from "../../src/interfaces/chainHttp.js";
 import { listen } from "../../src/http/index.js";
@@ -61,7 +61,7 @@ for (const engine of await testEngines()) {
     let app: Wallet;
     let user: Wallet;
     let sponsor: Wallet;
-    let db: Database<ApiTables>;
+    let db: Database<ClientApiTables>;
     const post = (body: unknown, path = "/v2/signed-key-request") => call(h.url, "POST", path, body);
     const get = (path: string) => call(h.url, "GET", path);
     const rows = async () =>
@@ -112,7 +112,7 @@ for (const engine of await testEngines()) {
         sponsorCost: SPONSOR_COST,
         pollIntervalMs: 50,
       });
-      db = openDatabase<ApiTables>(h.apiDatabase);
+      db = openDatabase<ClientApiTables>(h.apiDatabase);
       app = await registerWallet(h.devchain);
       user = await registerWallet(h.devchain);
       sponsor = await registerWallet(h.devchain);

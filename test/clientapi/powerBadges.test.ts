@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { ApiTables } from "../../src/clientapi/tables.js";
+import type { ClientApiTables } from "../../src/clientapi/tables.js";
 import { type Database, openDatabase } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";
 import { type Harness, call, startHarness } from "./support.js";
@@ -20,7 +20,7 @@ for (const engine of await testEngines()) {
   describe(`power-badge recalculation on ${engine.engine}`, { skip: engine.skip }, () => {
     let h: Harness;
     let clock = at("2024-06-03T10:00:00Z");
-    let db: Database<ApiTables>;
+    let db: Database<ClientApiTables>;
     const state = async () => (await call(h.url, "GET", "/v1/admin/power-badges")).body.result;
     const holders = async () => (await call(h.url, "GET", "/v2/power-badge-users")).body.result.fids;
     const runs = async () =>
@@ -35,7 +35,7 @@ for (const engine of await testEngines()) {
         pollIntervalMs: 10,
         powerBadgeRule: { minReactors: 5 },
       });
-      db = openDatabase<ApiTables>(h.apiDatabase);
+      db = openDatabase<ClientApiTables>(h.apiDatabase);
     });
     after(async () => {
       await db?.close();

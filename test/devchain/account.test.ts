@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { bytesToHex, hexToBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { createAccount } from "../../src/stack/account.js";
-import { ChainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
+import { DevchainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
 import { createLogger, listen } from "../../src/http/index.js";
 import { ed25519PublicKey, signEd25519, verifyEd25519 } from "../../src/protocol/ed25519.js";
 import { decodeSignedKeyRequestMetadata, verifySignedKeyRequest } from "../../src/protocol/eip712/index.js";
@@ -106,7 +106,7 @@ for (const engine of await testEngines()) {
     it("fails with the devchain's refusal and leaves nothing behind without the admin token", async () => {
       const before = await devchain.chain.latestBlockNumber();
       await assert.rejects(createAccount({ chainUrl, units: 1 }), (error: unknown) => {
-        assert.ok(error instanceof ChainError);
+        assert.ok(error instanceof DevchainError);
         assert.equal(error.code, "unauthorized");
         return true;
       });

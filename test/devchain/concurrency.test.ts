@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { bytesToHex, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { ChainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
+import { DevchainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
 import { createLogger } from "../../src/http/index.js";
 import { generateEd25519KeyPair } from "../../src/protocol/ed25519.js";
 import { testEngines } from "../support/databases.js";
@@ -52,7 +52,7 @@ for (const engine of await testEngines()) {
       );
       for (const r of results) {
         if (r.status === "rejected") {
-          assert.ok(r.reason instanceof ChainError);
+          assert.ok(r.reason instanceof DevchainError);
           assert.equal(r.reason.code, "custody_taken");
         }
       }

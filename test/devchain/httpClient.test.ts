@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { bytesToHex, type Hex } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { ChainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
+import { DevchainError, type Devchain, createDevchain } from "../../src/devchain/index.js";
 import { type HttpChainClient, httpChainClient } from "../../src/interfaces/chainHttp.js";
 import { createLogger, listen } from "../../src/http/index.js";
 import { generateEd25519KeyPair } from "../../src/protocol/ed25519.js";
@@ -27,7 +27,7 @@ function newAddress(): Hex {
 
 async function rejectsWith(promise: Promise<unknown>, code: string) {
   await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof ChainError, `expected a ChainError, got ${String(error)}`);
+    assert.ok(error instanceof DevchainError, `expected a DevchainError, got ${String(error)}`);
     assert.equal(error.code, code);
     assert.ok(error.message.length > 0);
     return true;
@@ -125,7 +125,7 @@ for (const engine of await testEngines()) {
       }
     });
 
-    it("throws the devchain's refusals as ChainError", async () => {
+    it("throws the devchain's refusals as DevchainError", async () => {
       await rejectsWith(client.register({ custody }), "custody_taken");
       await rejectsWith(client.addKey({ fid: 1, key }), "key_exists");
       await rejectsWith(client.addKey({ fid: 42, key: newKey() }), "unknown_fid");

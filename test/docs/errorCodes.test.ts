@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { CLIENT_API_ERROR_STATUS } from "../../src/clientapi/errors.js";
-import { CHAIN_ERROR_STATUS } from "../../src/devchain/errors.js";
+import { DEVCHAIN_ERROR_STATUS } from "../../src/interfaces/chainErrors.js";
 import { HUB_ERROR_STATUS } from "../../src/hub/errors.js";
 import { REGISTRY_ERROR_STATUS } from "../../src/registry/errors.js";
 
@@ -17,7 +17,7 @@ const PARTS: { part: string; page: string; status: Readonly<Record<string, numbe
   { part: "registry", page: "docs/registry.md", status: REGISTRY_ERROR_STATUS },
   { part: "hub", page: "docs/hub.md", status: HUB_ERROR_STATUS },
   { part: "client API", page: "docs/clientapi.md", status: CLIENT_API_ERROR_STATUS },
-  { part: "devchain", page: "docs/devchain.md", status: CHAIN_ERROR_STATUS },
+  { part: "devchain", page: "docs/devchain.md", status: DEVCHAIN_ERROR_STATUS },
 ];
 
 const cellsOf = (line: string) =>

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { PartName } from "../../src/stack/options.js";
+import type { PartName } from "../../src/stack/parts.js";
 import { parseStartOptions } from "../../src/stack/options.js";
 import { type RunningStack, startStack } from "../../src/stack/stack.js";
 import { createLogger } from "../../src/http/index.js";

@@ -1,12 +1,12 @@
 /** What a hub started behind the chain and the registry reports of its catch-up (HubOptions.onCatchUp). */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import type { CatchUp } from "../../src/hub/follow/follower.js";
+import type { CatchUpProgress } from "../../src/hub/follow/follower.js";
 import type { HubOptions } from "../../src/hub/index.js";
 import { testEngines } from "../support/databases.js";
 import { newAccount, registerName, startStack, type Stack } from "./support.js";
 
-type Report = [source: "chain" | "registry", catchUp: CatchUp];
+type Report = [source: "chain" | "registry", catchUp: CatchUpProgress];
 
 for (const engine of await testEngines()) {
   describe(`a hub's catch-up at start on ${engine.engine}`, { skip: engine.skip }, () => {

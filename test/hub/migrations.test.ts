@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, it } from "node:test";
 import { StoreType } from "../../src/hub/data/keys.js";
-import { castByHashRange } from "../../src/hub/data/messages.js";
+import { castByHashRange } from "../../src/hub/data/messageReads.js";
 import { hubMigrations } from "../../src/hub/migrations/index.js";
 import type { HubTables } from "../../src/hub/data/tables.js";
 import { MessageType } from "../../src/protocol/generated/message.js";

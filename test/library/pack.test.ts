@@ -25,7 +25,7 @@ after(() => rmSync(work, { recursive: true, force: true }));
 
 const PROGRAM = `
 import { startCastnet } from "castnet";
-import { HubError } from "castnet/client";
+import { HubResponseError } from "castnet/client";
 import { MessageType, SocialNetwork, signMessageData } from "castnet/protocol";
 
 const castnet = await startCastnet();
@@ -43,7 +43,7 @@ try {
   for await (const message of castnet.clients.hub.messages("/v1/castsByFid", { fid: account.fid }))
     console.log(message.data.fid, message.data.castAddBody.text);
   await castnet.clients.hub.get("/v1/castById", { fid: account.fid, hash: "0x" + "00".repeat(20) }).catch((error) =>
-    console.log(error instanceof HubError, error.status, error.message),
+    console.log(error instanceof HubResponseError, error.status, error.message),
   );
 } finally {
   await castnet.close();

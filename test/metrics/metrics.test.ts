@@ -40,7 +40,7 @@ const NAMES: Record<Part, readonly string[]> = {
     "castnet_hub_follower_lag_seconds",
   ],
   registry: ["castnet_registry_transfers_granted_total", "castnet_registry_transfers_refused_total"],
-  api: ["castnet_api_key_requests"],
+  api: ["castnet_clientapi_key_requests"],
   chain: ["castnet_devchain_block_number", "castnet_devchain_pending_transactions"],
 };
 const SHARED = [
@@ -243,7 +243,7 @@ for (const engine of await testEngines()) {
       for (const state of ["pending", "submitting", "approved", "completed"])
         assert.ok(
           samples(text)
-            .get("castnet_api_key_requests")
+            .get("castnet_clientapi_key_requests")
             ?.some((s) => s.labels.state === state),
           state,
         );

@@ -10,13 +10,13 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { type AccountDetails, createAccount } from "../../src/stack/account.js";
 import {
   ClientApiClient,
-  ClientApiError,
+  ClientApiResponseError,
   DevchainClient,
-  DevchainError,
+  DevchainResponseError,
   HubClient,
-  HubError,
+  HubResponseError,
   RegistryClient,
-  RegistryError,
+  RegistryResponseError,
 } from "../../src/sdk/index.js";
 import { MessageType, SocialNetwork } from "../../src/protocol/generated/message.js";
 import { signMessageData } from "../../src/protocol/message.js";
@@ -99,9 +99,9 @@ describe("castnet/client against a running stack", () => {
       assert.deepEqual((await registry.current({ name: "sdk100" })).to, users[100]!.fid);
     });
 
-    it("throws RegistryError with the registry's error body and status", async () => {
+    it("throws RegistryResponseError with the registry's error body and status", async () => {
       await assert.rejects(registry.current({ name: "nobody" }), (error: unknown) => {
-        assert.ok(error instanceof RegistryError);
+        assert.ok(error instanceof RegistryResponseError);
         assert.equal(error.status, 404);
         assert.deepEqual(error.body, { error: "No transfer found" });
         assert.equal(error.message, "No transfer found");
@@ -124,7 +124,7 @@ describe("castnet/client against a running stack", () => {
           signature: `0x${"11".repeat(65)}`,
         }),
         (error: unknown) => {
-          assert.ok(error instanceof RegistryError);
+          assert.ok(error instanceof RegistryResponseError);
           assert.equal(error.status, 400);
           assert.deepEqual(error.body, { error: "Validation failure", code: "INVALID_SIGNATURE" });
           assert.equal(
@@ -193,10 +193,10 @@ describe("castnet/client against a running stack", () => {
       assert.ok(events.length > 100, `${events.length} events fill more than one page of 100`);
     });
 
-    it("throws HubError with the hub's error body and status", async () => {
+    it("throws HubResponseError with the hub's error body and status", async () => {
       const missing = hub.get("/v1/castById", { fid: alice.fid, hash: `0x${"00".repeat(20)}` });
       await assert.rejects(missing, (error: unknown) => {
-        assert.ok(error instanceof HubError);
+        assert.ok(error instanceof HubResponseError);
         assert.equal(error.status, 404);
         assert.deepEqual(error.body, {
           errCode: "not_found",
@@ -229,9 +229,9 @@ describe("castnet/client against a running stack", () => {
       assert.deepEqual(pages, [["three", "two"], ["one"]]);
     });
 
-    it("throws ClientApiError with the client API's error body and status", async () => {
+    it("throws ClientApiResponseError with the client API's error body and status", async () => {
       await assert.rejects(api.get("/v1/channel", { channelId: "nope" }), (error: unknown) => {
-        assert.ok(error instanceof ClientApiError);
+        assert.ok(error instanceof ClientApiResponseError);
         assert.equal(error.status, 404);
         assert.deepEqual(error.body, { errors: [{ message: 'No channel found with id "nope"' }] });
         assert.equal(error.message, 'No channel found with id "nope"');
@@ -259,9 +259,9 @@ describe("castnet/client against a running stack", () => {
       );
     });
 
-    it("throws DevchainError with the devchain's error body and status", async () => {
+    it("throws DevchainResponseError with the devchain's error body and status", async () => {
       await assert.rejects(chain.fid(999_999), (error: unknown) => {
-        assert.ok(error instanceof DevchainError);
+        assert.ok(error instanceof DevchainResponseError);
         assert.equal(error.status, 404);
         assert.deepEqual(error.body, { error: "unknown_fid", message: "fid 999999 is not registered" });
         assert.equal(error.message, "fid 999999 is not registered");

@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import * as core from "@farcaster/core";
 import type { Hex } from "viem";
 import { createClientApi } from "../../src/clientapi/index.js";
-import type { ApiTables } from "../../src/clientapi/tables.js";
+import type { ClientApiTables } from "../../src/clientapi/tables.js";
 import { parseStartOptions } from "../../src/stack/options.js";
 import { type RunningStack, startStack as startCliStack } from "../../src/stack/stack.js";
 import type { ChainClient } from "../../src/interfaces/chain.js";
@@ -307,7 +307,7 @@ for (const engine of await testEngines()) {
     let slow: SlowChain;
     let app: Wallet;
     let user: Wallet;
-    let db: Database<ApiTables>;
+    let db: Database<ClientApiTables>;
     const now = () => Date.now() + offset;
     const seconds = () => Math.floor(now() / 1000);
     const rows = async () =>
@@ -358,7 +358,7 @@ for (const engine of await testEngines()) {
       await h.api.close();
       h.api = await h.restart({ chain: slow.client });
       h.url = await listen(h.api.app, "api", "127.0.0.1", 0);
-      db = openDatabase<ApiTables>(h.apiDatabase);
+      db = openDatabase<ClientApiTables>(h.apiDatabase);
       app = await registerWallet(h.devchain);
       user = await registerWallet(h.devchain);
     });

@@ -1,7 +1,7 @@
-/** Power-badge slots (src/clientapi/schedule.ts): the weekly recalculation runs at Tuesday 12:00:00 UTC. */
+/** Power-badge slots (src/clientapi/powerBadgeSlots.ts): the weekly recalculation runs at Tuesday 12:00:00 UTC. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { lastSlot, nextSlot } from "../../src/clientapi/schedule.js";
+import { lastSlot, nextSlot } from "../../src/clientapi/powerBadgeSlots.js";
 
 const at = (iso: string) => Date.parse(iso) / 1000;
 

@@ -4,7 +4,7 @@
  * The part modules beside this one call through the SDK (castnet/client) with `throughSdk`; `request`
  * is for a one-off call to any path.
  */
-import { CastnetApiError, type ClientOptions } from "../../sdk/index.js";
+import { CastnetResponseError, type ClientOptions } from "../../sdk/index.js";
 
 export type PartLabel = "hub" | "registry" | "client API" | "devchain";
 
@@ -73,7 +73,7 @@ export async function throughSdk<T>(
   try {
     return await call();
   } catch (error) {
-    if (!(error instanceof CastnetApiError)) throw unreachable(part, base);
+    if (!(error instanceof CastnetResponseError)) throw unreachable(part, base);
     if (error.status === 404 && missingIsUndefined) return undefined;
     throw new CliError(`the ${part} refused: ${error.message}`, error.status);
   }

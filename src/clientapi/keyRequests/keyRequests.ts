@@ -14,7 +14,7 @@ import type { KeyRequestRow } from "./store.js";
 import * as keyRequestStore from "./store.js";
 import type { Sponsors } from "../sponsors.js";
 import * as sponsorStore from "../sponsorStore.js";
-import type { ApiDb } from "../tables.js";
+import type { ClientApiDb } from "../tables.js";
 import { KEY_REQUEST_STATES, type ShownKeyRequestState } from "./states.js";
 
 /** The request as POST and GET answer it (docs/reference/client-api.md §7.3). */
@@ -257,7 +257,7 @@ export class KeyRequests {
     if (deleted > 0) this.ctx.logger.info({ deleted }, "deleted expired signed key requests");
   }
 
-  private async chargeSponsor(trx: ApiDb, row: KeyRequestRow, now: number): Promise<number> {
+  private async chargeSponsor(trx: ClientApiDb, row: KeyRequestRow, now: number): Promise<number> {
     if (row.sponsor_fid === null) return 0;
     const cost = this.options.sponsorCost;
     if (!(await sponsorStore.chargeSponsor(trx, row.sponsor_fid, cost, now)))

@@ -1,23 +1,23 @@
 import type { Insertable, Selectable, Updateable } from "kysely";
-import type { ApiDb, ApiTables } from "../tables.js";
+import type { ClientApiDb, ClientApiTables } from "../tables.js";
 import { type KeyRequestState, mayMove } from "./states.js";
 
-export type KeyRequestRow = Selectable<ApiTables["api_signed_key_requests"]>;
+export type KeyRequestRow = Selectable<ClientApiTables["api_signed_key_requests"]>;
 
 export async function insertKeyRequest(
-  trx: ApiDb,
-  row: Insertable<ApiTables["api_signed_key_requests"]>,
+  trx: ClientApiDb,
+  row: Insertable<ClientApiTables["api_signed_key_requests"]>,
 ): Promise<void> {
   await trx.insertInto("api_signed_key_requests").values(row).execute();
 }
 
-export function getKeyRequest(db: ApiDb, token: string): Promise<KeyRequestRow | undefined> {
+export function getKeyRequest(db: ClientApiDb, token: string): Promise<KeyRequestRow | undefined> {
   return db.selectFrom("api_signed_key_requests").selectAll().where("token", "=", token).executeTakeFirst();
 }
 
 /** The request made earlier from the same signed {requestFid, key, deadline}, if any. */
 export function sameKeyRequest(
-  trx: ApiDb,
+  trx: ClientApiDb,
   request: { request_fid: number; key: string; deadline: number; signature: string },
 ): Promise<KeyRequestRow | undefined> {
   return trx
@@ -31,7 +31,7 @@ export function sameKeyRequest(
 }
 
 /** Deletes requests whose deadline is before `before`, except those waiting for the chain. */
-export async function deleteKeyRequestsBefore(db: ApiDb, before: number): Promise<number> {
+export async function deleteKeyRequestsBefore(db: ClientApiDb, before: number): Promise<number> {
   const deleted = await db
     .deleteFrom("api_signed_key_requests")
     .where("deadline", "<", before)
@@ -40,12 +40,12 @@ export async function deleteKeyRequestsBefore(db: ApiDb, before: number): Promis
   return Number(deleted.numDeletedRows);
 }
 
-export function keyRequestsIn(db: ApiDb, state: KeyRequestState): Promise<KeyRequestRow[]> {
+export function keyRequestsIn(db: ClientApiDb, state: KeyRequestState): Promise<KeyRequestRow[]> {
   return db.selectFrom("api_signed_key_requests").selectAll().where("state", "=", state).execute();
 }
 
 /** How many requests are in each state (states with none are left out). */
-export async function countKeyRequestsByState(db: ApiDb): Promise<Map<KeyRequestState, number>> {
+export async function countKeyRequestsByState(db: ClientApiDb): Promise<Map<KeyRequestState, number>> {
   const rows = await db
     .selectFrom("api_signed_key_requests")
     .select((eb) => ["state", eb.fn.countAll<number | string>().as("n")])
@@ -56,10 +56,10 @@ export async function countKeyRequestsByState(db: ApiDb): Promise<Map<KeyRequest
 
 /** Moves a request on only if it is still in `from`; returns whether it did. */
 export async function moveKeyRequest(
-  db: ApiDb,
+  db: ClientApiDb,
   token: string,
   from: KeyRequestState,
-  change: Updateable<ApiTables["api_signed_key_requests"]>,
+  change: Updateable<ClientApiTables["api_signed_key_requests"]>,
 ): Promise<boolean> {
   const to = change.state as KeyRequestState | undefined;
   if (to !== undefined && to !== from && !mayMove(from, to))
@@ -76,7 +76,7 @@ export async function moveKeyRequest(
 
 // Key gateway nonces: the nonce each approval's `Add` is signed with, per custody address.
 
-export async function gatewayNonce(db: ApiDb, custody: string): Promise<number> {
+export async function gatewayNonce(db: ClientApiDb, custody: string): Promise<number> {
   const row = await db
     .selectFrom("api_gateway_nonces")
     .select("nonce")
@@ -86,7 +86,7 @@ export async function gatewayNonce(db: ApiDb, custody: string): Promise<number> 
 }
 
 /** Gives `nonce` back if nothing consumed a later one meanwhile (then the wallet fetches a new one). */
-export async function restoreGatewayNonce(trx: ApiDb, custody: string, nonce: number): Promise<void> {
+export async function restoreGatewayNonce(trx: ClientApiDb, custody: string, nonce: number): Promise<void> {
   await trx
     .updateTable("api_gateway_nonces")
     .set({ nonce })
@@ -96,7 +96,11 @@ export async function restoreGatewayNonce(trx: ApiDb, custody: string, nonce: nu
 }
 
 /** Consumes `nonce` if it is still the current one; returns whether it was. */
-export async function consumeGatewayNonce(trx: ApiDb, custody: string, nonce: number): Promise<boolean> {
+export async function consumeGatewayNonce(
+  trx: ClientApiDb,
+  custody: string,
+  nonce: number,
+): Promise<boolean> {
   const address = custody.toLowerCase();
   await trx
     .insertInto("api_gateway_nonces")

@@ -3,7 +3,7 @@ import { initial } from "./0001_initial.js";
 import { readPath } from "./0002_read_path.js";
 import { keyRequestBounds } from "./0003_key_request_bounds.js";
 
-export const migrations: Record<string, Migration> = {
+export const clientApiMigrations: Record<string, Migration> = {
   "0001_initial": initial,
   "0002_read_path": readPath,
   "0003_key_request_bounds": keyRequestBounds,

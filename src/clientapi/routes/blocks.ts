@@ -8,7 +8,7 @@ import * as s from "./schemas.js";
 const blockParams = params({ blockerFid: s.fid, blockedFid: s.fid });
 
 /** Blocks: the public list and the operator's blocks and unblocks. */
-export const blockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
+export const userBlockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
   app,
   { service: { blocks }, adminToken },
 ) => {

@@ -1,7 +1,7 @@
 /** Every HTTP route of the client API, as one Fastify plugin whose options every route plugin shares. */
 import type { FastifyPluginAsync } from "fastify";
 import { actionRoutes } from "./actions.js";
-import { blockRoutes } from "./blocks.js";
+import { userBlockRoutes } from "./blocks.js";
 import { channelRoutes } from "./channels.js";
 import { keyRequestRoutes } from "./keyRequests.js";
 import type { ClientApiRoutesOptions } from "./options.js";
@@ -15,7 +15,7 @@ export const clientApiRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
     channelRoutes,
     powerBadgeRoutes,
     actionRoutes,
-    blockRoutes,
+    userBlockRoutes,
     keyRequestRoutes,
     sponsorRoutes,
   ]) {

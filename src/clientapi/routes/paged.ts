@@ -1,7 +1,7 @@
-import type { Page } from "../paging.js";
+import type { CursorPage } from "../paging.js";
 
 /** A page in the envelope: `next` only while more remains. */
-export function paged<T, R extends object>(page: Page<T>, result: (items: T[]) => R) {
+export function paged<T, R extends object>(page: CursorPage<T>, result: (items: T[]) => R) {
   return page.next === undefined
     ? { result: result(page.items) }
     : { result: result(page.items), next: { cursor: page.next } };

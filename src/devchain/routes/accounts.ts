@@ -1,9 +1,9 @@
 /** A fid's account: its addresses, active signers and unexpired storage units. */
 import type { FastifyPluginAsync } from "fastify";
 import { unknownFid } from "../idRegistry.js";
-import { type ChainRoutesOptions, errorBody, fidParams, parseFid } from "./schemas.js";
+import { type DevchainRoutesOptions, errorBody, fidParams, parseFid } from "./schemas.js";
 
-export const accountRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, { chain }) => {
+export const accountRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (app, { chain }) => {
   app.get<{ Params: { fid: string } }>(
     "/v1/fids/:fid",
     {

@@ -2,10 +2,10 @@
 import type { FastifyPluginAsync } from "fastify";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import { MAX_EVENTS_PAGE } from "../../interfaces/chain.js";
-import { ChainError } from "../errors.js";
+import { DevchainError } from "../../interfaces/chainErrors.js";
 import { isTransactionHash } from "../transactions.js";
 import {
-  type ChainRoutesOptions,
+  type DevchainRoutesOptions,
   errorBody,
   hexString,
   onChainEvent,
@@ -13,7 +13,7 @@ import {
   uint32,
 } from "./schemas.js";
 
-export const blockRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, { chain }) => {
+export const chainBlockRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (app, { chain }) => {
   app.get<{ Querystring: { from_block: number; limit: number } }>(
     "/v1/events",
     {
@@ -67,10 +67,10 @@ export const blockRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, {
     async (request) => {
       const { hash } = request.params;
       if (!isTransactionHash(hash)) {
-        throw new ChainError("bad_request", "a transaction hash is 0x followed by 64 hex digits");
+        throw new DevchainError("bad_request", "a transaction hash is 0x followed by 64 hex digits");
       }
       const status = await chain.getTransaction(hash);
-      if (!status) throw new ChainError("unknown_transaction", `transaction ${hash} is not known`);
+      if (!status) throw new DevchainError("unknown_transaction", `transaction ${hash} is not known`);
       return status;
     },
   );

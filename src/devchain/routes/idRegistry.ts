@@ -3,18 +3,19 @@ import type { FastifyPluginAsync } from "fastify";
 import { getAddress } from "viem";
 import { operatorGuard } from "../../http/index.js";
 import type { Hex } from "../../interfaces/chain.js";
-import { ChainError, chainErrors } from "../errors.js";
+import { devchainErrors } from "../errors.js";
+import { DevchainError } from "../../interfaces/chainErrors.js";
 import { normaliseAddress } from "../idRegistry.js";
-import { address, type ChainRoutesOptions, errorBody, transactionStatus, waitQuery } from "./schemas.js";
+import { address, type DevchainRoutesOptions, errorBody, transactionStatus, waitQuery } from "./schemas.js";
 
-export const idRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
+export const idRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (
   app,
   { chain, adminToken },
 ) => {
   app.post<{ Body: { custody: Hex; recovery?: Hex }; Querystring: { wait: boolean } }>(
     "/v1/fids",
     {
-      onRequest: operatorGuard(adminToken, chainErrors),
+      onRequest: operatorGuard(adminToken, devchainErrors),
       schema: {
         summary: "Register a fid",
         description: "IdGateway.register: a new fid for a custody address.",
@@ -69,7 +70,7 @@ export const idRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
       const normalised = normaliseAddress(request.params.address, "address");
       const fid = await chain.fidOf(normalised as Hex);
       if (fid === undefined) {
-        throw new ChainError(
+        throw new DevchainError(
           "unknown_address",
           `${getAddress(normalised)} is not the custody address of any fid`,
         );

@@ -4,21 +4,21 @@
  */
 import type { FastifyPluginAsync } from "fastify";
 import { accountRoutes } from "./accounts.js";
-import { blockRoutes } from "./blocks.js";
+import { chainBlockRoutes } from "./blocks.js";
 import { idRegistryRoutes } from "./idRegistry.js";
 import { keyRegistryRoutes } from "./keyRegistry.js";
-import type { ChainRoutesOptions } from "./schemas.js";
+import type { DevchainRoutesOptions } from "./schemas.js";
 import { storageRegistryRoutes } from "./storageRegistry.js";
 
-export type { ChainRoutesOptions } from "./schemas.js";
+export type { DevchainRoutesOptions } from "./schemas.js";
 
-export const chainRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (app, options) => {
+export const devchainRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (app, options) => {
   for (const routes of [
     idRegistryRoutes,
     accountRoutes,
     keyRegistryRoutes,
     storageRegistryRoutes,
-    blockRoutes,
+    chainBlockRoutes,
   ]) {
     await app.register(routes, options);
   }

@@ -3,9 +3,9 @@ import type { FastifyPluginAsync } from "fastify";
 import { operatorGuard } from "../../http/index.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import type { Hex } from "../../interfaces/chain.js";
-import { chainErrors } from "../errors.js";
+import { devchainErrors } from "../errors.js";
 import {
-  type ChainRoutesOptions,
+  type DevchainRoutesOptions,
   fidParams,
   hexString,
   parseFid,
@@ -14,11 +14,11 @@ import {
   writeResponses,
 } from "./schemas.js";
 
-export const keyRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
+export const keyRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (
   app,
   { chain, adminToken },
 ) => {
-  const operator = operatorGuard(adminToken, chainErrors);
+  const operator = operatorGuard(adminToken, devchainErrors);
 
   app.post<{
     Params: { fid: string };

@@ -1,10 +1,10 @@
 /** Schemas and parameters shared by the devchain's routes. */
-import type { ChainService } from "../service.js";
-import { ChainError } from "../errors.js";
+import type { DevchainService } from "../service.js";
+import { DevchainError } from "../../interfaces/chainErrors.js";
 
 /** What every devchain route plugin is registered with. */
-export interface ChainRoutesOptions {
-  chain: ChainService;
+export interface DevchainRoutesOptions {
+  chain: DevchainService;
   adminToken?: string;
 }
 
@@ -22,7 +22,10 @@ export const fidParams = {
 export function parseFid(value: string): number {
   const fid = /^[1-9][0-9]*$/.test(value) ? Number(value) : NaN;
   if (!Number.isSafeInteger(fid)) {
-    throw new ChainError("bad_request", `fid must be a positive whole number, not "${value.slice(0, 32)}"`);
+    throw new DevchainError(
+      "bad_request",
+      `fid must be a positive whole number, not "${value.slice(0, 32)}"`,
+    );
   }
   return fid;
 }

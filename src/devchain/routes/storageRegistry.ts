@@ -2,18 +2,18 @@
 import type { FastifyPluginAsync } from "fastify";
 import { operatorGuard } from "../../http/index.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
-import { chainErrors } from "../errors.js";
+import { devchainErrors } from "../errors.js";
 import { MAX_UNITS_PER_RENT } from "../storageRegistry.js";
-import { type ChainRoutesOptions, fidParams, parseFid, waitQuery, writeResponses } from "./schemas.js";
+import { type DevchainRoutesOptions, fidParams, parseFid, waitQuery, writeResponses } from "./schemas.js";
 
-export const storageRegistryRoutes: FastifyPluginAsync<ChainRoutesOptions> = async (
+export const storageRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (
   app,
   { chain, adminToken },
 ) => {
   app.post<{ Params: { fid: string }; Querystring: { wait: boolean }; Body: { units: number } }>(
     "/v1/fids/:fid/storage",
     {
-      onRequest: operatorGuard(adminToken, chainErrors),
+      onRequest: operatorGuard(adminToken, devchainErrors),
       schema: {
         summary: "Rent storage",
         description: "StorageRegistry.rent: units of storage for the fid.",

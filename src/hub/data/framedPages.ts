@@ -4,8 +4,8 @@
  */
 import { sql } from "kysely";
 import type { Database, PooledText } from "../../storage/index.js";
-import { type MessageList, nextKey, pageStatement } from "./messages.js";
-import type { PageRequest } from "./paging.js";
+import { type MessageList, nextKey, pageStatement } from "./messageReads.js";
+import type { KeyPageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
 /** A page of messages for the gRPC API: their stored bytes, each as a protobuf field 1. */
@@ -52,7 +52,7 @@ function framedMessage(postgres: boolean): string {
 export async function framedPage(
   database: Database<HubTables>,
   list: MessageList,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<FramedPage> {
   const direction = page.reverse ? "desc" : "asc";
   const postgres = database.engine === "postgres";

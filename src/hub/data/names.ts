@@ -9,7 +9,7 @@ import { MessageType, type MessageData } from "../../protocol/generated/message.
 import { UserNameType } from "../../protocol/generated/username_proof.js";
 import { bytesEqual } from "../../protocol/hash.js";
 import { nameKey, StoreType } from "./keys.js";
-import { messageBySetKey } from "./messages.js";
+import { messageBySetKey } from "./messageReads.js";
 import { custodyOf } from "./onchain.js";
 import type { HubTables } from "./tables.js";
 

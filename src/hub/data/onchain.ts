@@ -8,7 +8,7 @@ import { toHexJson } from "../../protocol/json/bytes.js";
 import type { Kysely } from "kysely";
 import { runCompiled } from "../../storage/index.js";
 import { u64 } from "./keys.js";
-import { cut, type Page, type PageRequest } from "./paging.js";
+import { cut, type KeyPage, type KeyPageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 import type { MergeContext } from "../merge/context.js";
 
@@ -56,7 +56,7 @@ function readU64(bytes: Uint8Array, offset = 0): number {
 }
 
 /** Registered fids in ascending order; the page key is the fid as 8 big-endian bytes. */
-export async function fids(db: Db, page: PageRequest): Promise<Page<number>> {
+export async function fids(db: Db, page: KeyPageRequest): Promise<KeyPage<number>> {
   let query = db.selectFrom("hub_fids").select("fid");
   if (page.after !== undefined) {
     if (page.after.length !== 8) return { items: [], next: undefined };

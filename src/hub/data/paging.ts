@@ -9,21 +9,21 @@ export function pageSizeOf(requested: number | undefined): number {
   return requested === undefined || requested === 0 ? DEFAULT_PAGE_SIZE : Math.min(requested, MAX_PAGE_SIZE);
 }
 
-export interface PageRequest {
+export interface KeyPageRequest {
   pageSize: number;
   reverse: boolean;
   /** Key of the last item of the previous page. */
   after: Uint8Array | undefined;
 }
 
-export interface Page<Item> {
+export interface KeyPage<Item> {
   items: Item[];
   /** Key of the last item when more follow. */
   next: Uint8Array | undefined;
 }
 
 /** The first `pageSize` rows, and the key to resume after them when more follow. */
-export function cut<Row>(rows: Row[], pageSize: number, key: (row: Row) => Uint8Array): Page<Row> {
+export function cut<Row>(rows: Row[], pageSize: number, key: (row: Row) => Uint8Array): KeyPage<Row> {
   if (rows.length <= pageSize) return { items: rows, next: undefined };
   const items = rows.slice(0, pageSize);
   return { items, next: key(items[items.length - 1]!) };
@@ -49,9 +49,9 @@ export function chainOrderKey(event: { blockNumber: number; logIndex: number }):
  */
 export function pageInMemory<Item>(
   items: readonly Item[],
-  page: PageRequest,
+  page: KeyPageRequest,
   key: (item: Item) => Uint8Array,
-): Page<Item> {
+): KeyPage<Item> {
   const ordered = page.reverse ? [...items].reverse() : items;
   const after = page.after && Buffer.from(page.after);
   const sign = page.reverse ? -1 : 1;

@@ -1,3 +1,6 @@
+/** The hub's tables and its migrations ledger are named `hub_…`. */
+export const HUB_TABLE_PREFIX = "hub";
+
 /**
  * The hub's tables. Every message is kept as the exact protobuf bytes it arrived in, beside the
  * columns its reads and merges seek on, and its JSON rendered once at merge time (reads concatenate

@@ -15,7 +15,7 @@ import {
 import { HubError } from "../../protocol/errors.js";
 import type { MergeContext } from "../merge/context.js";
 import { runMerge, type HubCore } from "../core.js";
-import { type CatchUpListener, Follower } from "./follower.js";
+import { type CatchUpProgressListener, Follower } from "./follower.js";
 import { readState, writeState } from "../data/state.js";
 import { revokeSigner } from "../merge/stores/crdt.js";
 import { fidLock, followerLock } from "../merge/locks.js";
@@ -189,7 +189,7 @@ export class ChainFollower extends Follower {
   constructor(
     private readonly core: HubCore,
     private readonly source: OnChainEventSource,
-    onCatchUp?: CatchUpListener,
+    onCatchUp?: CatchUpProgressListener,
   ) {
     super("chain", core.logger, (notice) => source.onBlock(notice), onCatchUp);
   }

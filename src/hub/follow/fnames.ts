@@ -14,7 +14,7 @@ import { decodeMessage } from "../../protocol/message.js";
 import type { Transfer, TransferFeed } from "../../interfaces/transferFeed.js";
 import type { MergeContext } from "../merge/context.js";
 import { runMerge, type HubCore } from "../core.js";
-import { type CatchUpListener, Follower } from "./follower.js";
+import { type CatchUpProgressListener, Follower } from "./follower.js";
 import { StoreType, u8 } from "../data/keys.js";
 import { readState, writeState } from "../data/state.js";
 import { revokeRow } from "../merge/stores/crdt.js";
@@ -108,7 +108,7 @@ export class NameFollower extends Follower {
   constructor(
     private readonly core: HubCore,
     private readonly feed: TransferFeed,
-    onCatchUp?: CatchUpListener,
+    onCatchUp?: CatchUpProgressListener,
   ) {
     super("registry", core.logger, (notice) => feed.onTransfer(notice), onCatchUp);
   }

@@ -14,12 +14,12 @@ const RETRY_MS = 2_000;
  * or transfers merged when the total is not known), `finished` once nothing is left. Never told when
  * there was nothing to catch up.
  */
-export interface CatchUp {
+export interface CatchUpProgress {
   done: number;
   total?: number;
   finished: boolean;
 }
-export type CatchUpListener = (catchUp: CatchUp) => void;
+export type CatchUpProgressListener = (catchUp: CatchUpProgress) => void;
 
 export abstract class Follower {
   #tail: Promise<void> = Promise.resolve();
@@ -36,13 +36,13 @@ export abstract class Follower {
   #failing = false;
   #caughtUpOnce = false;
   /** What the first catch-up last reported, to repeat as finished. */
-  #reported: CatchUp | undefined;
+  #reported: CatchUpProgress | undefined;
   /** `subscribe` registers a listener for the source's notices and returns its removal. */
   constructor(
     private readonly name: string,
     private readonly logger: Logger,
     subscribe: (notice: () => void) => () => void,
-    private readonly onCatchUp?: CatchUpListener,
+    private readonly onCatchUp?: CatchUpProgressListener,
   ) {
     this.#unsubscribe = subscribe(() => {
       const now = Date.now();

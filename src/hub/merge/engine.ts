@@ -21,7 +21,7 @@ import { storeFor, storeTypeOf } from "./stores/index.js";
 import type { Incoming } from "./stores/rows.js";
 import { fidLock, nameLock } from "./locks.js";
 import {
-  type CatchUp,
+  type FollowerNudge,
   isAccountError,
   needsNameCheck,
   StateChecks,
@@ -66,7 +66,7 @@ export class MergeEngine {
   constructor(
     private readonly core: HubCore,
     private readonly verifier: Verifier,
-    private readonly hooks: CatchUp,
+    private readonly hooks: FollowerNudge,
     private readonly rateLimit: FidRateLimit,
   ) {
     this.#checks = new StateChecks(core, hooks);

@@ -14,7 +14,7 @@ import { NameRecoveries } from "../follow/nameRecovery.js";
 import { isActiveSigner, isRegisteredFid } from "../data/onchain.js";
 
 /** What the checks may ask for when the hub's state looks behind. */
-export interface CatchUp {
+export interface FollowerNudge {
   /** Catches up with the chain (a key or fid may have just been mined). */
   syncChain(): Promise<void>;
   /** Fetches the registry's transfers of a name the hub has no proof for yet. */
@@ -50,7 +50,7 @@ export class StateChecks {
 
   constructor(
     private readonly core: HubCore,
-    private readonly catchUp: CatchUp,
+    private readonly catchUp: FollowerNudge,
   ) {}
 
   network(data: MessageData): HubError | undefined {

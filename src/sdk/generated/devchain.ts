@@ -35,7 +35,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -44,7 +44,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -53,7 +53,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -62,7 +62,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -71,7 +71,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -80,7 +80,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -125,7 +125,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -134,7 +134,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -143,7 +143,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -152,7 +152,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -195,7 +195,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -204,7 +204,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -213,7 +213,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -222,7 +222,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -267,7 +267,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -276,7 +276,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -285,7 +285,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -294,7 +294,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -339,7 +339,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -348,7 +348,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -357,7 +357,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -366,7 +366,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -411,7 +411,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -420,7 +420,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -429,7 +429,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -438,7 +438,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -490,7 +490,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such file. */
@@ -499,7 +499,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -508,7 +508,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -517,7 +517,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -526,7 +526,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -535,7 +535,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -576,7 +576,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such file. */
@@ -585,7 +585,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -594,7 +594,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -603,7 +603,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -612,7 +612,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -621,7 +621,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -667,7 +667,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -676,7 +676,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -685,7 +685,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -694,7 +694,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -703,7 +703,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -712,7 +712,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -764,7 +764,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -773,7 +773,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -782,7 +782,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -791,7 +791,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -800,7 +800,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -861,7 +861,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -870,7 +870,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -879,7 +879,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -888,7 +888,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -897,7 +897,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -906,7 +906,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -915,7 +915,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -924,7 +924,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -958,7 +958,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -967,7 +967,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -976,7 +976,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -985,7 +985,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -994,7 +994,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1003,7 +1003,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1012,7 +1012,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1021,7 +1021,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -1094,7 +1094,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -1103,7 +1103,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -1112,7 +1112,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -1121,7 +1121,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -1130,7 +1130,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body is over the route's limit. */
@@ -1139,7 +1139,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body's content type is not one the route reads. */
@@ -1148,7 +1148,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1157,7 +1157,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1166,7 +1166,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1175,7 +1175,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -1219,7 +1219,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -1228,7 +1228,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -1237,7 +1237,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -1246,7 +1246,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -1255,7 +1255,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1264,7 +1264,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1273,7 +1273,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1282,7 +1282,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -1331,7 +1331,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -1340,7 +1340,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -1349,7 +1349,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -1358,7 +1358,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1367,7 +1367,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1376,7 +1376,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1385,7 +1385,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -1458,7 +1458,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -1467,7 +1467,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -1476,7 +1476,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -1485,7 +1485,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1494,7 +1494,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1503,7 +1503,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1512,7 +1512,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -1601,7 +1601,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -1610,7 +1610,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -1619,7 +1619,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -1628,7 +1628,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -1637,7 +1637,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body is over the route's limit. */
@@ -1646,7 +1646,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -1655,7 +1655,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body's content type is not one the route reads. */
@@ -1664,7 +1664,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1673,7 +1673,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1682,7 +1682,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1691,7 +1691,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -1737,7 +1737,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -1746,7 +1746,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -1755,7 +1755,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -1764,7 +1764,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -1773,7 +1773,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -1782,7 +1782,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1791,7 +1791,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1800,7 +1800,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1809,7 +1809,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -1875,7 +1875,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -1884,7 +1884,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -1893,7 +1893,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -1902,7 +1902,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -1911,7 +1911,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body is over the route's limit. */
@@ -1920,7 +1920,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -1929,7 +1929,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body's content type is not one the route reads. */
@@ -1938,7 +1938,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -1947,7 +1947,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -1956,7 +1956,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -1965,7 +1965,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -2011,7 +2011,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -2020,7 +2020,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -2029,7 +2029,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -2038,7 +2038,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -2047,7 +2047,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -2056,7 +2056,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -2065,7 +2065,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -2074,7 +2074,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -2083,7 +2083,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -2153,7 +2153,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -2162,7 +2162,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -2171,7 +2171,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -2180,7 +2180,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -2189,7 +2189,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body is over the route's limit. */
@@ -2198,7 +2198,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -2207,7 +2207,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request body's content type is not one the route reads. */
@@ -2216,7 +2216,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -2225,7 +2225,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -2234,7 +2234,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -2243,7 +2243,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -2289,7 +2289,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The admin token is missing or wrong. */
@@ -2298,7 +2298,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
@@ -2307,7 +2307,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -2316,7 +2316,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -2325,7 +2325,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -2334,7 +2334,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -2343,7 +2343,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -2352,7 +2352,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -2361,7 +2361,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -2412,7 +2412,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -2421,7 +2421,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -2430,7 +2430,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -2439,7 +2439,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -2448,7 +2448,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -2457,7 +2457,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -2524,7 +2524,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -2533,7 +2533,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -2542,7 +2542,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A path parameter is too long. */
@@ -2551,7 +2551,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -2560,7 +2560,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -2569,7 +2569,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -2578,7 +2578,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description Default Response */
@@ -2642,7 +2642,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description No such fid, address, key or transaction. */
@@ -2651,7 +2651,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The contracts would revert: the custody address, key or state is taken or gone. */
@@ -2660,7 +2660,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
@@ -2669,7 +2669,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description A fault in the part. */
@@ -2678,7 +2678,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
                 /** @description The part is shutting down. */
@@ -2687,7 +2687,7 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content: {
-                        "application/json": components["schemas"]["ChainError"];
+                        "application/json": components["schemas"]["DevchainError"];
                     };
                 };
             };
@@ -2768,7 +2768,7 @@ export interface components {
             version: number;
         };
         /** @description A machine code in `error` and a sentence in `message`. */
-        ChainError: {
+        DevchainError: {
             /** @enum {string} */
             error: "bad_request" | "invalid_address" | "invalid_key" | "unsupported_key_type" | "unknown_fid" | "unknown_address" | "unknown_transaction" | "custody_taken" | "key_exists" | "key_removed" | "key_not_active" | "invalid_units" | "unauthorized" | "forbidden" | "not_found" | "internal_error" | "chain_unavailable";
             message: string;

@@ -4,7 +4,7 @@
  */
 import type { FidTimestampRequest } from "../../../protocol/generated/request_response.js";
 import { StoreType } from "../../data/keys.js";
-import { fidList } from "../../data/messages.js";
+import { fidList } from "../../data/messageReads.js";
 import { type GrpcContext, type Handlers, messagePage, unary } from "./call.js";
 
 export function backfillHandlers(ctx: GrpcContext): Handlers {

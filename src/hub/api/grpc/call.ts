@@ -5,8 +5,8 @@ import { HubError } from "../../../protocol/errors.js";
 import { type Database, PooledText } from "../../../storage/index.js";
 import type { StoreType } from "../../data/keys.js";
 import { framedPage } from "../../data/framedPages.js";
-import { messageBySetKey, type MessageList } from "../../data/messages.js";
-import { pageSizeOf, type PageRequest } from "../../data/paging.js";
+import { messageBySetKey, type MessageList } from "../../data/messageReads.js";
+import { pageSizeOf, type KeyPageRequest } from "../../data/paging.js";
 import type { HubService } from "../../service.js";
 import type { HubTables } from "../../data/tables.js";
 import { statusOfThrown } from "./errors.js";
@@ -61,7 +61,7 @@ export interface PagingFields {
 export const MESSAGE_KEY_LENGTH = 24;
 
 /** A request's page; its token is the key of the previous page's last item, of `keyLength` bytes. */
-export function pageOf(request: PagingFields, keyLength: number): PageRequest {
+export function pageOf(request: PagingFields, keyLength: number): KeyPageRequest {
   const token = request.pageToken;
   const after = token === undefined || token.length === 0 ? undefined : token;
   if (after !== undefined && after.length !== keyLength) {

@@ -3,7 +3,7 @@ import { HubError } from "../../../protocol/errors.js";
 import { MessageType, type CastId } from "../../../protocol/generated/message.js";
 import type { CastsByParentRequest, FidRequest } from "../../../protocol/generated/request_response.js";
 import { castIdKey, StoreType, urlKey } from "../../data/keys.js";
-import { fidList, mentionList, targetList } from "../../data/messages.js";
+import { fidList, mentionList, targetList } from "../../data/messageReads.js";
 import { type GrpcContext, type Handlers, messagePage, storedMessage, unary } from "./call.js";
 
 export function castHandlers(ctx: GrpcContext): Handlers {

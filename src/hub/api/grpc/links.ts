@@ -8,7 +8,7 @@ import type {
   LinksByTargetRequest,
 } from "../../../protocol/generated/request_response.js";
 import { fidKey, StoreType } from "../../data/keys.js";
-import { fidList, targetList } from "../../data/messages.js";
+import { fidList, targetList } from "../../data/messageReads.js";
 import { linkSetKey } from "../../merge/stores/links.js";
 import { type GrpcContext, type Handlers, messagePage, required, storedMessage, unary } from "./call.js";
 

@@ -7,7 +7,7 @@ import type {
   ReactionsByTargetRequest,
 } from "../../../protocol/generated/request_response.js";
 import { castIdKey, StoreType, urlKey } from "../../data/keys.js";
-import { fidList, targetList } from "../../data/messages.js";
+import { fidList, targetList } from "../../data/messageReads.js";
 import { reactionSetKey } from "../../merge/stores/reactions.js";
 import { type GrpcContext, type Handlers, messagePage, storedMessage, unary } from "./call.js";
 

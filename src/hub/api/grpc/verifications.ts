@@ -2,7 +2,7 @@
 import { MessageType } from "../../../protocol/generated/message.js";
 import type { FidRequest, VerificationRequest } from "../../../protocol/generated/request_response.js";
 import { StoreType } from "../../data/keys.js";
-import { fidList } from "../../data/messages.js";
+import { fidList } from "../../data/messageReads.js";
 import { type GrpcContext, type Handlers, messagePage, storedMessage, unary } from "./call.js";
 
 const ADD = MessageType.VERIFICATION_ADD_ETH_ADDRESS;

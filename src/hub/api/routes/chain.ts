@@ -5,7 +5,7 @@ import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../../protocol/json/enums.js";
 import { renderOnChainEvent } from "../../../protocol/json/index.js";
 import type { OnChainEvent } from "../../../protocol/generated/onchain_event.js";
 import { sendJson } from "../../../http/index.js";
-import { chainOrderKey, pageInMemory, type PageRequest } from "../../data/paging.js";
+import { chainOrderKey, pageInMemory, type KeyPageRequest } from "../../data/paging.js";
 import {
   checkTokenLength,
   enumParam,
@@ -39,7 +39,7 @@ const FID_KEY_LENGTH = 8;
 const SIGNER_EVENT_KEY_LENGTH = 8;
 
 /** A fid has few signer events, so they are paged in memory. */
-function pageSignerEvents(events: OnChainEvent[], page: PageRequest) {
+function pageSignerEvents(events: OnChainEvent[], page: KeyPageRequest) {
   const { items, next } = pageInMemory(events, page, chainOrderKey);
   return {
     events: items.map(renderOnChainEvent),
@@ -47,7 +47,7 @@ function pageSignerEvents(events: OnChainEvent[], page: PageRequest) {
   };
 }
 
-export const chainRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
+export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
   app.get<{ Querystring: PagingQuery & { fid: number; signer?: string } }>(
     "/v1/onChainSignersByFid",
     {

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { activityRoutes } from "./activity.js";
 import { adminRoutes } from "./admin.js";
-import { chainRoutes } from "./chain.js";
+import { onChainEventRoutes } from "./chain.js";
 import { eventRoutes } from "./events.js";
 import { infoRoutes } from "./info.js";
 import { messageRoutes } from "./messages.js";
@@ -18,7 +18,7 @@ export const hubRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, optio
     infoRoutes,
     activityRoutes,
     messageRoutes,
-    chainRoutes,
+    onChainEventRoutes,
     proofRoutes,
     eventRoutes,
     streamRoutes,

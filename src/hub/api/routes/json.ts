@@ -11,7 +11,7 @@ const HEAD = '{"messages":[';
  * a reader thread wrote into a slot of shared memory (storage/pooledText.ts) is sent from the slot,
  * which is freed once the answer is written or the connection is gone.
  */
-export function sendPage(reply: FastifyReply, page: MessagePage): FastifyReply {
+export function sendMessagePage(reply: FastifyReply, page: MessagePage): FastifyReply {
   const { messages } = page;
   const tail = `],"nextPageToken":${JSON.stringify(page.nextPageToken)}}`;
   if (typeof messages === "string") return sendJson(reply, HEAD + messages + tail);

@@ -4,7 +4,7 @@ import type { FastifyPluginAsync } from "fastify";
 import { HubError } from "../../../protocol/errors.js";
 import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../../protocol/json/enums.js";
 import { sendJson } from "../../../http/index.js";
-import { messageSchema, pageSchema, sendPage } from "./json.js";
+import { messageSchema, pageSchema, sendMessagePage } from "./json.js";
 import {
   addressParam,
   checkTokenLength,
@@ -100,7 +100,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       },
     },
     async (request, reply) =>
-      sendPage(reply, await service.castsByFid(request.query.fid, page(request.query))),
+      sendMessagePage(reply, await service.castsByFid(request.query.fid, page(request.query))),
   );
 
   app.get<{ Querystring: Partial<Pick<Q, "fid" | "hash" | "url">> & PagingQuery }>(
@@ -120,7 +120,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       if (fid !== undefined && hash !== undefined) parent = { fid, hash: hexParam(hash, HASH, 20) };
       else if (url !== undefined && url !== "") parent = url;
       else throw new HubError("bad_request.invalid_param", "castsByParent needs fid and hash, or url");
-      return sendPage(reply, await service.castsByParent(parent, page(request.query)));
+      return sendMessagePage(reply, await service.castsByParent(parent, page(request.query)));
     },
   );
 
@@ -135,7 +135,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       },
     },
     async (request, reply) =>
-      sendPage(reply, await service.castsByMention(request.query.fid, page(request.query))),
+      sendMessagePage(reply, await service.castsByMention(request.query.fid, page(request.query))),
   );
 
   app.get<{
@@ -183,7 +183,10 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const type = reactionType(request.query.reaction_type);
-      return sendPage(reply, await service.reactionsByFid(request.query.fid, type, page(request.query)));
+      return sendMessagePage(
+        reply,
+        await service.reactionsByFid(request.query.fid, type, page(request.query)),
+      );
     },
   );
 
@@ -207,7 +210,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       const { target_fid, target_hash } = request.query;
       const target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
       const type = reactionType(request.query.reaction_type);
-      return sendPage(reply, await service.reactionsByTarget(target, type, page(request.query)));
+      return sendMessagePage(reply, await service.reactionsByTarget(target, type, page(request.query)));
     },
   );
 
@@ -226,7 +229,10 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const type = reactionType(request.query.reaction_type);
-      return sendPage(reply, await service.reactionsByTarget(request.query.url, type, page(request.query)));
+      return sendMessagePage(
+        reply,
+        await service.reactionsByTarget(request.query.url, type, page(request.query)),
+      );
     },
   );
 
@@ -262,7 +268,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const { fid, link_type } = request.query;
-      return sendPage(reply, await service.linksByFid(fid, link_type, page(request.query)));
+      return sendMessagePage(reply, await service.linksByFid(fid, link_type, page(request.query)));
     },
   );
 
@@ -278,7 +284,10 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
     async (request, reply) => {
       const { target_fid, link_type } = request.query;
-      return sendPage(reply, await service.linksByTargetFid(target_fid, link_type, page(request.query)));
+      return sendMessagePage(
+        reply,
+        await service.linksByTargetFid(target_fid, link_type, page(request.query)),
+      );
     },
   );
 
@@ -305,7 +314,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
         const type = enumParam(user_data_type, [USER_DATA_TYPE_NAMES], "user_data_type");
         return sendJson(reply, await service.userData(fid, type));
       }
-      return sendPage(reply, await service.userDataByFid(fid, page(request.query)));
+      return sendMessagePage(reply, await service.userDataByFid(fid, page(request.query)));
     },
   );
 
@@ -329,7 +338,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
       if (address !== undefined && address !== "") {
         return sendJson(reply, await service.verification(fid, addressParam(address, "address")));
       }
-      return sendPage(reply, await service.verificationsByFid(fid, page(request.query)));
+      return sendMessagePage(reply, await service.verificationsByFid(fid, page(request.query)));
     },
   );
 };

@@ -7,7 +7,7 @@
 import { HubError } from "../../../protocol/errors.js";
 import { base58ToBytes } from "../../../protocol/base58.js";
 import { enumValue } from "../../../protocol/json/enums.js";
-import { pageSizeOf, type PageRequest } from "../../data/paging.js";
+import { pageSizeOf, type KeyPageRequest } from "../../data/paging.js";
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
@@ -40,7 +40,7 @@ const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
  * Page tokens are standard base64 with padding. A `+` sent without URL encoding arrives as a
  * space, so spaces are read back as `+`; anything that is not base64 is refused.
  */
-export function pageRequest(query: PagingQuery): PageRequest {
+export function pageRequest(query: PagingQuery): KeyPageRequest {
   const size = query.page_size ?? query.pageSize;
   const token = (query.page_token ?? query.pageToken ?? "").replaceAll(" ", "+");
   if (token !== "" && (!BASE64.test(token) || token.length % 4 !== 0)) {
@@ -56,7 +56,7 @@ export function pageRequest(query: PagingQuery): PageRequest {
 }
 
 /** A page key must have the length of the list's keys; a token from elsewhere is a 400. */
-export function checkTokenLength(page: PageRequest, length: number): PageRequest {
+export function checkTokenLength(page: KeyPageRequest, length: number): KeyPageRequest {
   if (page.after !== undefined && page.after.length !== length) {
     throw invalid("pageToken is not a page token this hub gave out");
   }

@@ -1,6 +1,6 @@
 /** The hub's answer about itself (GET /v1/info), in the reference's key order. */
 import type { Database } from "../../../storage/index.js";
-import { approximateSize, statistics } from "../messages.js";
+import { approximateSize, statistics } from "../statistics.js";
 import type { HubTables } from "../tables.js";
 
 export interface HubIdentity {

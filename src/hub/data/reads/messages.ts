@@ -7,8 +7,8 @@ import { MessageType, type CastId } from "../../../protocol/generated/message.js
 import { notFound } from "../../errors.js";
 import { castIdKey, fidKey, StoreType, u8, urlKey } from "../keys.js";
 import type { PooledText } from "../../../storage/index.js";
-import * as stored from "../messages.js";
-import { pageToken, type PageRequest } from "../paging.js";
+import * as stored from "../messageReads.js";
+import { pageToken, type KeyPageRequest } from "../paging.js";
 import { linkSetKey } from "../../merge/stores/links.js";
 import { reactionSetKey } from "../../merge/stores/reactions.js";
 
@@ -46,7 +46,7 @@ async function byFid(
   fid: number,
   store: StoreType,
   filter: stored.MessageFilter,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<MessagePage> {
   return pageOf(await stored.messagesByFid(lists, fid, store, filter, page));
 }
@@ -56,7 +56,7 @@ async function byTarget(
   store: StoreType,
   target: Uint8Array,
   kind: string | undefined,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<MessagePage> {
   return pageOf(await stored.messagesByTarget(lists, store, target, kind, page));
 }
@@ -77,19 +77,19 @@ export async function castByHash(lists: Lists, low: Uint8Array, high: Uint8Array
 }
 
 /** Adds and removes, as the reference lists them. */
-export function castsByFid(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+export function castsByFid(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
   return byFid(lists, fid, StoreType.CASTS, {}, page);
 }
 
 export function castsByParent(
   lists: Lists,
   parent: CastId | string,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<MessagePage> {
   return byTarget(lists, StoreType.CASTS, targetKey(parent), undefined, page);
 }
 
-export async function castsByMention(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+export async function castsByMention(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
   return pageOf(await stored.castsByMention(lists, fid, page));
 }
 
@@ -107,7 +107,7 @@ export function reactionsByFid(
   lists: Lists,
   fid: number,
   type: ReactionType | undefined,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<MessagePage> {
   const filter = { types: [MessageType.REACTION_ADD], kind: type === undefined ? undefined : String(type) };
   return byFid(lists, fid, StoreType.REACTIONS, filter, page);
@@ -117,7 +117,7 @@ export function reactionsByTarget(
   lists: Lists,
   target: CastId | string,
   type: ReactionType | undefined,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<MessagePage> {
   const kind = type === undefined ? undefined : String(type);
   return byTarget(lists, StoreType.REACTIONS, targetKey(target), kind, page);
@@ -131,7 +131,7 @@ export function linksByFid(
   lists: Lists,
   fid: number,
   type: string | undefined,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<MessagePage> {
   return byFid(lists, fid, StoreType.LINKS, { types: [MessageType.LINK_ADD], kind: type }, page);
 }
@@ -140,7 +140,7 @@ export function linksByTargetFid(
   lists: Lists,
   targetFid: number,
   type: string | undefined,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<MessagePage> {
   return byTarget(lists, StoreType.LINKS, fidKey(targetFid), type, page);
 }
@@ -149,7 +149,7 @@ export function userData(lists: Lists, fid: number, type: UserDataType): Promise
   return one(lists, fid, StoreType.USER_DATA, u8(type), MessageType.USER_DATA_ADD, "user data");
 }
 
-export function userDataByFid(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+export function userDataByFid(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
   return byFid(lists, fid, StoreType.USER_DATA, {}, page);
 }
 
@@ -158,7 +158,7 @@ export function verification(lists: Lists, fid: number, address: Uint8Array): Pr
   return one(lists, fid, StoreType.VERIFICATIONS, address, type, "verification");
 }
 
-export function verificationsByFid(lists: Lists, fid: number, page: PageRequest): Promise<MessagePage> {
+export function verificationsByFid(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
   const filter = { types: [MessageType.VERIFICATION_ADD_ETH_ADDRESS] };
   return byFid(lists, fid, StoreType.VERIFICATIONS, filter, page);
 }

@@ -8,7 +8,7 @@ import {
 } from "../../../protocol/generated/onchain_event.js";
 import { notFound } from "../../errors.js";
 import * as stored from "../onchain.js";
-import { pageToken, type PageRequest } from "../paging.js";
+import { pageToken, type KeyPageRequest } from "../paging.js";
 import type { HubTables } from "../tables.js";
 
 type Db = Kysely<HubTables>;
@@ -48,7 +48,10 @@ export async function idRegistryEventByAddress(db: Db, address: Uint8Array): Pro
   return OnChainEvent.decode(event);
 }
 
-export async function fids(db: Db, page: PageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
+export async function fids(
+  db: Db,
+  page: KeyPageRequest,
+): Promise<{ fids: number[]; nextPageToken?: string }> {
   const result = await stored.fids(db, page);
   return result.next === undefined
     ? { fids: result.items }

@@ -2,7 +2,8 @@
 import type { Kysely } from "kysely";
 import { STORE_NAMES, STORE_TYPES } from "../keys.js";
 import { loadStorage } from "../../merge/limits.js";
-import { earliestMessage, storeCounts } from "../messages.js";
+import { earliestMessage } from "../messageReads.js";
+import { storeCounts } from "../statistics.js";
 import type { HubTables } from "../tables.js";
 
 export interface StorageLimitsJson {

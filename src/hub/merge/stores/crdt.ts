@@ -11,7 +11,7 @@ import { HubError } from "../../../protocol/errors.js";
 import { storageOf, storeCount, type MergeContext } from "../context.js";
 import type { StoreType } from "../../data/keys.js";
 import { bytesEqual } from "../../../protocol/hash.js";
-import { earliestMessage } from "../../data/messages.js";
+import { earliestMessage } from "../../data/messageReads.js";
 import {
   deleteMessage,
   findBySetKey,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { connect } from "node:net";
 import { describe, it } from "node:test";
 import Fastify from "fastify";
-import { sendPage } from "../../src/hub/api/routes/json.js";
+import { sendMessagePage } from "../../src/hub/api/routes/json.js";
 import { PooledText, SlotPool, TEXT_HEAD } from "../../src/storage/pooledText.js";
 
 const MESSAGES = '{"a":1},{"b":"é✓"}';
@@ -29,8 +29,10 @@ describe("a page sent from memory shared with a reader thread", () => {
   it("answers the same bytes as a page held as a string, and its slot is free again once the answer is written", async () => {
     const { pool, text } = slotPage();
     const app = Fastify();
-    app.get("/slot", (_request, reply) => sendPage(reply, { messages: text, nextPageToken: "AQID" }));
-    app.get("/string", (_request, reply) => sendPage(reply, { messages: MESSAGES, nextPageToken: "AQID" }));
+    app.get("/slot", (_request, reply) => sendMessagePage(reply, { messages: text, nextPageToken: "AQID" }));
+    app.get("/string", (_request, reply) =>
+      sendMessagePage(reply, { messages: MESSAGES, nextPageToken: "AQID" }),
+    );
     try {
       const expected = `{"messages":[${MESSAGES}],"nextPageToken":"AQID"}`;
       for (const path of ["/slot", "/string"]) {
@@ -54,7 +56,7 @@ describe("a page sent from memory shared with a reader thread", () => {
     app.get("/slot", async (request, reply) => {
       request.raw.socket.once("close", hungUp);
       await gone;
-      return sendPage(reply, { messages: text, nextPageToken: "" });
+      return sendMessagePage(reply, { messages: text, nextPageToken: "" });
     });
     await app.listen({ host: "127.0.0.1", port: 0 });
     try {

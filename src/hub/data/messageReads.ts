@@ -6,7 +6,7 @@ import { type Expression, type Kysely, type SelectQueryBuilder, sql } from "kyse
 import { MessageType } from "../../protocol/generated/message.js";
 import { compiled, type Database, type PooledText } from "../../storage/index.js";
 import { StoreType } from "./keys.js";
-import type { PageRequest } from "./paging.js";
+import type { KeyPageRequest } from "./paging.js";
 import type { HubTables } from "./tables.js";
 
 export interface JsonRow {
@@ -55,7 +55,7 @@ export interface JsonPage {
  * thread that serves HTTP (storage/pooledText.ts), not onto that thread's heap. Messages
  * rendered under another naming profile are rendered again, one by one.
  */
-async function jsonPage(ctx: ListContext, list: MessageList, page: PageRequest): Promise<JsonPage> {
+async function jsonPage(ctx: ListContext, list: MessageList, page: KeyPageRequest): Promise<JsonPage> {
   const { database } = ctx;
   const direction = page.reverse ? "desc" : "asc";
   const postgres = database.engine === "postgres";
@@ -125,7 +125,7 @@ export function pageStatement<Row, Summary extends PageSummary>(
   database: Database<HubTables>,
   name: string,
   list: MessageList,
-  page: PageRequest,
+  page: KeyPageRequest,
   rows: () => SelectQueryBuilder<HubTables & { m: HubTables["hub_messages"] }, "m", Row>,
   summarise: (page: PageRows<Row>) => SelectQueryBuilder<HubTables & { page: Row }, "page", Summary>,
 ) {
@@ -156,7 +156,7 @@ export function pageStatement<Row, Summary extends PageSummary>(
 }
 
 /** The key to resume after a page, when more follow it. */
-export function nextKey(page: PageRequest, row: PageSummary & { more: unknown }): Uint8Array | undefined {
+export function nextKey(page: KeyPageRequest, row: PageSummary & { more: unknown }): Uint8Array | undefined {
   const more = row.more === true || Number(row.more) === 1;
   return Number(row.n) >= page.pageSize && row.last !== null && more ? row.last : undefined;
 }
@@ -198,7 +198,7 @@ export function messagesByFid(
   fid: number,
   store: StoreType,
   filter: MessageFilter,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<JsonPage> {
   return jsonPage(ctx, fidList(ctx.database.db, fid, store, filter), page);
 }
@@ -230,7 +230,7 @@ export function messagesByTarget(
   store: StoreType,
   target: Uint8Array,
   kind: string | undefined,
-  page: PageRequest,
+  page: KeyPageRequest,
 ): Promise<JsonPage> {
   return jsonPage(ctx, targetList(ctx.database.db, store, target, kind), page);
 }
@@ -256,7 +256,11 @@ export function mentionList(db: Db, mentionFid: number): MessageList {
   };
 }
 
-export function castsByMention(ctx: ListContext, mentionFid: number, page: PageRequest): Promise<JsonPage> {
+export function castsByMention(
+  ctx: ListContext,
+  mentionFid: number,
+  page: KeyPageRequest,
+): Promise<JsonPage> {
   return jsonPage(ctx, mentionList(ctx.database.db, mentionFid), page);
 }
 
@@ -299,15 +303,6 @@ export async function castByHashRange(
     .executeTakeFirst();
 }
 
-export async function storeCounts(db: Db, fid: number): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom("hub_store_counts")
-    .select(["store", "count"])
-    .where("fid", "=", fid)
-    .execute();
-  return new Map(rows.map((row) => [row.store, row.count]));
-}
-
 /** The oldest message of a store that counts against its limit (the next to be pruned). */
 export async function earliestMessage(db: Db, fid: number, store: StoreType) {
   return db
@@ -319,50 +314,4 @@ export async function earliestMessage(db: Db, fid: number, store: StoreType) {
     .orderBy("ts_hash")
     .limit(1)
     .executeTakeFirst();
-}
-
-export async function reactorsByAuthor(db: Db, sinceProtocolSeconds: number): Promise<Map<number, number>> {
-  const rows = await db
-    .selectFrom("hub_messages")
-    .select(["target_fid", sql<number | string>`count(distinct fid)`.as("reactors")])
-    .where("store", "=", StoreType.REACTIONS)
-    .where("type", "=", MessageType.REACTION_ADD)
-    .where("target_fid", "is not", null)
-    .where("timestamp", ">=", sinceProtocolSeconds)
-    .whereRef("fid", "!=", "target_fid")
-    .groupBy("target_fid")
-    .execute();
-  return new Map(rows.map((row) => [Number(row.target_fid), Number(row.reactors)]));
-}
-
-export async function statistics(db: Db) {
-  const messages = await db
-    .selectFrom("hub_store_counts")
-    .select(sql<number | string | null>`sum(count)`.as("n"))
-    .executeTakeFirst();
-  const onChain = await db
-    .selectFrom("hub_onchain_events")
-    .select(sql<number | string>`count(*)`.as("n"))
-    .executeTakeFirst();
-  const names = await db
-    .selectFrom("hub_fname_proofs")
-    .select(sql<number | string>`count(*)`.as("n"))
-    .executeTakeFirst();
-  return {
-    numMessages: Number(messages?.n ?? 0),
-    numFidEvents: Number(onChain?.n ?? 0),
-    numFnameEvents: Number(names?.n ?? 0),
-  };
-}
-
-/** Bytes the database takes on disk (approximately, as the reference reports it). */
-export async function approximateSize(database: Database<HubTables>): Promise<number> {
-  const query =
-    database.engine === "sqlite"
-      ? sql<{
-          n: number | string;
-        }>`select page_count * page_size as n from pragma_page_count(), pragma_page_size()`
-      : sql<{ n: number | string }>`select pg_database_size(current_database()) as n`;
-  const result = await query.execute(database.db);
-  return Number(result.rows[0]?.n ?? 0);
 }
