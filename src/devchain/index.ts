@@ -59,6 +59,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
         intervalMs: options.blockTimeSeconds * 1000,
         run: () => chain.mine(),
         logger: options.logger,
+        keepAlive: true,
       });
       scope.own(blocks, (job) => job.stop());
     }

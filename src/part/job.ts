@@ -1,6 +1,8 @@
 /**
  * A part's background work: one function run every `intervalMs` until stopped, never two runs at
- * once. The timer does not keep the process alive (the part's server does, while it listens).
+ * once. Its timer keeps the process alive only when asked: housekeeping does not (the part's server
+ * does, while it listens), a chain that mines blocks on its own does (a test or a library caller may
+ * drive it without a server and wait for its next block).
  */
 import type { Logger } from "../http/index.js";
 
@@ -12,6 +14,8 @@ export interface JobOptions {
   logger: Logger;
   /** Run once at start rather than after the first interval. */
   immediately?: boolean;
+  /** Keep the process alive while the job runs (default false). */
+  keepAlive?: boolean;
 }
 
 export interface Job {
@@ -23,14 +27,21 @@ export interface Job {
  * Starts `run` at a fixed rate: the next run starts `intervalMs` after the previous one started, or
  * at once when that one took longer. A failed run is logged and the job goes on.
  */
-export function startJob({ name, intervalMs, run, logger, immediately = false }: JobOptions): Job {
+export function startJob({
+  name,
+  intervalMs,
+  run,
+  logger,
+  immediately = false,
+  keepAlive = false,
+}: JobOptions): Job {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> = Promise.resolve();
 
   const schedule = (delayMs: number) => {
     timer = setTimeout(tick, delayMs);
-    timer.unref();
+    if (!keepAlive) timer.unref();
   };
   const tick = () => {
     const started = Date.now();
