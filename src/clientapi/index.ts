@@ -11,7 +11,7 @@ import type { ActivitySource } from "../interfaces/activity.js";
 import { clientApiErrors } from "./errors.js";
 import { clientApiOpenApi } from "./openapi.js";
 import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequests/limits.js";
-import { clientApiMetrics } from "./metrics.js";
+import { ClientApiMetrics } from "./metrics.js";
 import { clientApiMigrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
 import { clientApiRoutes } from "./routes/index.js";
@@ -123,7 +123,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
         logger: options.logger,
         errors: clientApiErrors,
         adminToken: options.adminToken,
-        metrics: clientApiMetrics(database.db),
+        metrics: new ClientApiMetrics(database.db).registry,
         ready: { database: migrated },
         api: clientApiOpenApi,
       }),

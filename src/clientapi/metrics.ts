@@ -4,17 +4,19 @@ import { countKeyRequestsByState } from "./keyRequests/store.js";
 import { KEY_REQUEST_STATE_NAMES } from "./keyRequests/states.js";
 import type { ClientApiDb } from "./tables.js";
 
-export function clientApiMetrics(db: ClientApiDb): Registry {
-  const registry = new Registry();
-  new Gauge({
-    name: "castnet_clientapi_key_requests",
-    help: `Signed key requests kept, by state (${KEY_REQUEST_STATE_NAMES.join(", ")}).`,
-    labelNames: ["state"] as const,
-    registers: [registry],
-    async collect() {
-      const counts = await countKeyRequestsByState(db);
-      for (const state of KEY_REQUEST_STATE_NAMES) this.set({ state }, counts.get(state) ?? 0);
-    },
-  });
-  return registry;
+export class ClientApiMetrics {
+  readonly registry = new Registry();
+
+  constructor(db: ClientApiDb) {
+    new Gauge({
+      name: "castnet_clientapi_key_requests",
+      help: `Signed key requests kept, by state (${KEY_REQUEST_STATE_NAMES.join(", ")}).`,
+      labelNames: ["state"] as const,
+      registers: [this.registry],
+      async collect() {
+        const counts = await countKeyRequestsByState(db);
+        for (const state of KEY_REQUEST_STATE_NAMES) this.set({ state }, counts.get(state) ?? 0);
+      },
+    });
+  }
 }

@@ -6,7 +6,7 @@ import { buildPart } from "../part/scope.js";
 import { openPartDatabase } from "../part/database.js";
 import type { DatabaseConfig, MigrationProgress } from "../storage/index.js";
 import { devchainErrors } from "./errors.js";
-import { devchainMetrics } from "./metrics.js";
+import { DevchainMetrics } from "./metrics.js";
 import { devchainOpenApi } from "./openapi.js";
 import { devchainMigrations } from "./migrations/index.js";
 import { devchainRoutes } from "./routes/index.js";
@@ -70,7 +70,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
         logger: options.logger,
         errors: devchainErrors,
         adminToken: options.adminToken,
-        metrics: devchainMetrics(chain),
+        metrics: new DevchainMetrics(chain).registry,
         ready: { database: migrated },
         api: devchainOpenApi,
       }),

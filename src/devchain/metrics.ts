@@ -2,23 +2,25 @@
 import { Gauge, Registry } from "prom-client";
 import type { DevchainService } from "./service.js";
 
-export function devchainMetrics(chain: DevchainService): Registry {
-  const registry = new Registry();
-  new Gauge({
-    name: "castnet_devchain_block_number",
-    help: "Number of the latest mined block.",
-    registers: [registry],
-    async collect() {
-      this.set(await chain.latestBlockNumber());
-    },
-  });
-  new Gauge({
-    name: "castnet_devchain_pending_transactions",
-    help: "Transactions submitted and not yet mined.",
-    registers: [registry],
-    async collect() {
-      this.set(await chain.pendingTransactionCount());
-    },
-  });
-  return registry;
+export class DevchainMetrics {
+  readonly registry = new Registry();
+
+  constructor(chain: DevchainService) {
+    new Gauge({
+      name: "castnet_devchain_block_number",
+      help: "Number of the latest mined block.",
+      registers: [this.registry],
+      async collect() {
+        this.set(await chain.latestBlockNumber());
+      },
+    });
+    new Gauge({
+      name: "castnet_devchain_pending_transactions",
+      help: "Transactions submitted and not yet mined.",
+      registers: [this.registry],
+      async collect() {
+        this.set(await chain.pendingTransactionCount());
+      },
+    });
+  }
 }
