@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, openDatabase, serializedTransaction } from "../../src/storage/index.js";
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { GroupCommit } from "../../src/registry/groupCommit.js";
 import { recordTransfer } from "../../src/registry/store.js";
 import type { RegistryTables } from "../../src/registry/tables.js";
@@ -162,6 +162,21 @@ for (const engine of await testEngines()) {
             ["fulfilled", "rejected", "fulfilled", "rejected"],
           );
           assert.deepEqual(await keys(database.db), ["group-a"]);
+        });
+
+        it("runs each job of a batch alone when the batch's transaction fails, so one fault fails only its job", async () => {
+          const commits = new GroupCommit(database, "registry");
+          const settled = await Promise.allSettled([
+            commits.run(setting("group-c")),
+            // Ends the transaction under the batch's feet: the batch cannot commit, nor can this job alone.
+            commits.run((trx) => sql`rollback`.execute(trx)),
+            commits.run(setting("group-d")),
+          ]);
+          assert.deepEqual(
+            settled.map((o) => o.status),
+            ["fulfilled", "rejected", "fulfilled"],
+          );
+          assert.deepEqual(await keys(database.db), ["group-a", "group-c", "group-d"]);
         });
       });
 
