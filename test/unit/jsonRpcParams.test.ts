@@ -151,6 +151,8 @@ describe("JSON-RPC parameters", () => {
     assert.equal(parseBoolean(false, "full"), false);
     refused(() => parseBoolean("true", "full"), 'full must be true or false, got "true"');
     assert.deepEqual(parseObject({ to: "0x" }, "call"), { to: "0x" });
+    const deep = JSON.parse(`${"[".repeat(30_000)}${"]".repeat(30_000)}`) as unknown;
+    refused(() => parseObject(deep, "call"), "call must be an object, got a value nested too deep to show");
     for (const [value, shown] of [
       [[], "[]"],
       [null, "null"],

@@ -18,7 +18,13 @@ const HASH = /^0x[0-9a-fA-F]{64}$/;
 /** How a received value is shown in an error: short, and always as JSON. */
 function shown(value: unknown): string {
   if (value === undefined) return "nothing";
-  const json = JSON.stringify(value);
+  let json: string;
+  try {
+    json = JSON.stringify(value);
+  } catch {
+    // JSON.stringify recurses: a body under the size limit may still nest deeper than the stack.
+    return "a value nested too deep to show";
+  }
   return json.length <= 80 ? json : `${json.slice(0, 77)}...`;
 }
 
