@@ -140,6 +140,11 @@ describe("the devchain's JSON-RPC transport", () => {
     await answers(call("req-7", "test_echo", []), { jsonrpc: "2.0", id: "req-7", result: [] });
     await answers(call(null, "test_echo"), { jsonrpc: "2.0", id: null, result: [] });
     await answers(call(2, "test_nothing"), { jsonrpc: "2.0", id: 2, result: null });
+    await answers(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "test_echo", params: null }), {
+      jsonrpc: "2.0",
+      id: 3,
+      result: [],
+    });
   });
 
   it("reads the body whatever its content type, or without one", async () => {

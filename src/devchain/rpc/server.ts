@@ -130,7 +130,8 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
   function dispatch(call: Call, context: RpcContext): Promise<unknown> {
     const method = methods.get(call.method);
     if (method === undefined) throw RpcError.methodNotFound(call.method);
-    if (call.params === undefined) return method([], context);
+    // `null` as none, as geth reads it.
+    if (call.params === undefined || call.params === null) return method([], context);
     if (Array.isArray(call.params)) return method(call.params, context);
     throw RpcError.invalidParams("params must be an array: these methods take their parameters by position");
   }
@@ -215,7 +216,7 @@ function readCall(element: unknown): Call | RpcError {
   if (fields.jsonrpc !== "2.0") return RpcError.invalidRequest('"jsonrpc" must be "2.0"');
   if (typeof fields.method !== "string") return RpcError.invalidRequest('"method" must be a string');
   const params = fields.params;
-  if (params !== undefined && (typeof params !== "object" || params === null))
+  if (params !== undefined && typeof params !== "object")
     return RpcError.invalidRequest('"params" must be an array or an object');
   return { id: notification ? null : (fields.id as Id), notification, method: fields.method, params };
 }
