@@ -149,7 +149,12 @@ describe("the devchain's JSON-RPC transport", () => {
 
   it("reads the body whatever its content type, or without one", async () => {
     const expected = { jsonrpc: "2.0", id: 3, result: [] };
-    for (const type of ["application/json; charset=utf-8", "text/plain", "application/x-www-form-urlencoded"])
+    for (const type of [
+      "application/json; charset=utf-8",
+      "text/plain",
+      "application/x-www-form-urlencoded",
+      ";;;",
+    ])
       await answers(call(3, "test_echo"), expected, { "content-type": type });
     await answers(call(3, "test_echo"), expected, {});
   });

@@ -8,7 +8,13 @@
  * marks its answers readable by any origin, as wallets and web pages call nodes from their own
  * origins; the Host rule runs before it as before every route.
  */
-import type { FastifyBaseLogger, FastifyError, FastifyPluginAsync, FastifyReply } from "fastify";
+import type {
+  FastifyBaseLogger,
+  FastifyError,
+  FastifyPluginAsync,
+  FastifyReply,
+  onRequestHookHandler,
+} from "fastify";
 import { clientAddressKey, sendJson } from "../../http/index.js";
 import { RpcError, type RpcErrorObject } from "./errors.js";
 
@@ -88,9 +94,15 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
   const bodyLimit = app.initialConfig.bodyLimit;
 
   // Clients send JSON-RPC with any content type or none (curl's form type, text/plain from pages
-  // avoiding a preflight): this route reads every body as text and judges it itself.
+  // avoiding a preflight): this route reads every body as text and judges it itself. Fastify would
+  // refuse a content type it cannot parse (415) before any parser runs, so the route drops the
+  // header before Fastify looks at it; a body without one goes to the catch-all parser.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("*", { parseAs: "string" }, (_request, body, done) => done(null, body));
+  const anyContentType: onRequestHookHandler = (request, _reply, done) => {
+    delete request.headers["content-type"];
+    done();
+  };
 
   // Only refusals of Fastify's own reach here (a body over the limit, a body that stops short):
   // the handler answers everything else.
@@ -139,6 +151,7 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
   app.post(
     "/",
     {
+      onRequest: anyContentType,
       config: { errorSchema: jsonRpcErrorResponseSchema.$id },
       schema: {
         summary: "Ethereum JSON-RPC",
