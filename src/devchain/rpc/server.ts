@@ -72,7 +72,7 @@ const id = { type: ["string", "number", "null"] } as const;
 /** A JSON-RPC answer that is an error, as a shared schema of the part's OpenAPI document. */
 export const jsonRpcErrorResponseSchema = {
   $id: "JsonRpcErrorResponse",
-  description: "A JSON-RPC 2.0 error response; `id` is null when the request's could not be read.",
+  description: "A JSON-RPC 2.0 error response; `id` is null when the request's own could not be read.",
   type: "object",
   required: ["jsonrpc", "id", "error"],
   additionalProperties: false,
