@@ -10,6 +10,7 @@ import { DevchainMetrics } from "./metrics.js";
 import { devchainOpenApi } from "./openapi.js";
 import { devchainMigrations } from "./migrations/index.js";
 import { devchainRoutes } from "./routes/index.js";
+import { jsonRpcRoutes, type RpcMethods } from "./rpc/index.js";
 import { DevchainService } from "./service.js";
 import { DEVCHAIN_TABLE_PREFIX, type DevchainTables } from "./tables.js";
 
@@ -25,6 +26,8 @@ export interface DevchainOptions {
   http?: HttpOptions;
   /** Unix ms; injectable for tests. */
   now?: () => number;
+  /** JSON-RPC methods served at `POST /` besides the devchain's own (for tests and embedders). */
+  rpcMethods?: RpcMethods;
 }
 
 export interface Devchain {
@@ -77,6 +80,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
       (server) => server.close(),
     );
     await app.register(devchainRoutes, { chain, adminToken: options.adminToken });
+    await app.register(jsonRpcRoutes, { methods: options.rpcMethods ?? {} });
     await app.ready();
     return { app, chain };
   });

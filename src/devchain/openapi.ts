@@ -2,6 +2,7 @@
 import type { ApiDescription } from "../http/index.js";
 import { onChainEventJsonSchema } from "../protocol/json/eventSchema.js";
 import { devchainErrorSchema } from "./errors.js";
+import { jsonRpcErrorResponseSchema } from "./rpc/index.js";
 
 export const devchainOpenApi: ApiDescription = {
   title: "castnet devchain",
@@ -15,10 +16,14 @@ export const devchainOpenApi: ApiDescription = {
     },
     { name: "Blocks", description: "Blocks, mining and the event log the hub follows." },
     { name: "Id registry", description: "Fids, their custody and recovery addresses." },
+    {
+      name: "JSON-RPC",
+      description: "Ethereum JSON-RPC 2.0, as a node serves it to wallets, scripts and chain followers.",
+    },
     { name: "Key registry", description: "Signer keys of fids (SPEC Authentication 3)." },
     { name: "Storage registry", description: "Storage units rented by fids." },
   ],
-  schemas: [onChainEventJsonSchema(), devchainErrorSchema],
+  schemas: [onChainEventJsonSchema(), devchainErrorSchema, jsonRpcErrorResponseSchema],
   errorSchema: devchainErrorSchema.$id,
   refusals: {
     404: "No such fid, address, key or transaction.",

@@ -2700,6 +2700,146 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ethereum JSON-RPC
+         * @description JSON-RPC 2.0, as an Ethereum node serves it: one request object or a batch array of them (at most 100), read whatever the content type. Every refusal is a JSON-RPC error object in a 200 answer (a body over the size limit excepted: 413). The methods and error codes are listed in docs/devchain.md, "JSON-RPC".
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The response object, or an array of them for a batch (notifications get none). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": ({
+                            /** @enum {unknown} */
+                            jsonrpc: "2.0";
+                            id: string | number | null;
+                            result?: unknown;
+                            error?: {
+                                code: number;
+                                message: string;
+                                /** @description Any JSON value; a revert's bytes for code 3. */
+                                data?: unknown;
+                            };
+                        } & (unknown | unknown)) | ({
+                            /** @enum {unknown} */
+                            jsonrpc: "2.0";
+                            id: string | number | null;
+                            result?: unknown;
+                            error?: {
+                                code: number;
+                                message: string;
+                                /** @description Any JSON value; a revert's bytes for code 3. */
+                                data?: unknown;
+                            };
+                        } & (unknown | unknown))[];
+                    };
+                };
+                /** @description Every request was a notification: there is nothing to answer. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcErrorResponse"] | components["schemas"]["DevchainError"];
+                    };
+                };
+                /** @description No such fid, address, key or transaction. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                    };
+                };
+                /** @description The contracts would revert: the custody address, key or state is taken or gone. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["DevchainError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2772,6 +2912,18 @@ export interface components {
             /** @enum {string} */
             error: "bad_request" | "invalid_address" | "invalid_key" | "unsupported_key_type" | "unknown_fid" | "unknown_address" | "unknown_transaction" | "custody_taken" | "key_exists" | "key_removed" | "key_not_active" | "invalid_units" | "unauthorized" | "forbidden" | "not_found" | "internal_error" | "chain_unavailable";
             message: string;
+        };
+        /** @description A JSON-RPC 2.0 error response; `id` is null when the request's own could not be read. */
+        JsonRpcErrorResponse: {
+            /** @enum {unknown} */
+            jsonrpc: "2.0";
+            id: string | number | null;
+            error: {
+                code: number;
+                message: string;
+                /** @description Any JSON value; a revert's bytes for code 3. */
+                data?: unknown;
+            };
         };
     };
     responses: never;

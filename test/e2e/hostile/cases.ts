@@ -1,13 +1,14 @@
 /**
  * The requests the sweep sends a route: its baseline, then one hostile value at a time in its query,
  * path and body, other methods, and bodies where it takes none; the hub's protobuf routes get theirs
- * from protoCases.ts.
+ * from protoCases.ts, the devchain's JSON-RPC from rpcCases.ts.
  */
 import type { Req } from "./client.js";
 import { RANDOM } from "./generator.js";
 import { short, type Case } from "./judge.js";
 import type { Expect } from "./parts.js";
 import { protoCases } from "./protoCases.js";
+import { rpcCases } from "./rpcCases.js";
 import type { Fixtures, Route } from "./routes.js";
 import { hostileFields, hostileParams, jsonBytes, toJson } from "./values.js";
 
@@ -224,6 +225,7 @@ function methodCases(route: Route, all: readonly Route[]): Case[] {
 export async function routeCases(route: Route, all: readonly Route[], fx: Fixtures): Promise<Case[]> {
   const cases: Case[] = [];
   if (route.proto) cases.push(...(await protoCases(route, fx)));
+  else if (route.rpc) cases.push(...rpcCases(route), ...methodCases(route, all));
   else {
     if (route.baseline !== "skip" && !route.json?.baselineOk)
       cases.push({

@@ -89,7 +89,38 @@ function shapeProblem(shape: Shape, body: unknown): string | undefined {
       if (keysOf(body) !== "error,message" || typeof body.error !== "string" || !/^[a-z_]+$/.test(body.error))
         return `devchain errors are {"error": <code>, "message"}, not ${short(JSON.stringify(body), 120)}`;
       return sentenceProblem(body.message);
+    case "jsonrpc":
+      return rpcErrorProblem(body);
   }
+}
+
+/** A JSON-RPC error response, `{jsonrpc: "2.0", id, error: {code, message, data?}}`, with a sentence. */
+function rpcErrorProblem(body: unknown, code?: number): string | undefined {
+  if (!isObject(body) || keysOf(body) !== "error,id,jsonrpc" || body.jsonrpc !== "2.0")
+    return `JSON-RPC errors are {"jsonrpc": "2.0", "id", "error"}, not ${short(JSON.stringify(body), 120)}`;
+  const error = body.error;
+  if (!isObject(error) || !["code,message", "code,data,message"].includes(keysOf(error)))
+    return "a JSON-RPC error object is not {code, message, data?}";
+  if (!Number.isInteger(error.code)) return "a JSON-RPC error code is not an integer";
+  if (code !== undefined && error.code !== code)
+    return `JSON-RPC error ${String(error.code)}, expected ${code}`;
+  return sentenceProblem(error.message);
+}
+
+/**
+ * What a JSON-RPC answer must be (a 2xx: JSON-RPC refuses inside the answer): an error with this
+ * code; a batch's errors with these codes, in order; or nothing (notifications alone).
+ */
+export function rpcAnswerProblem(
+  body: unknown,
+  expected: number | readonly number[] | null,
+): string | undefined {
+  if (expected === null)
+    return body === undefined ? undefined : "notifications alone must get no answer (204)";
+  if (typeof expected === "number") return rpcErrorProblem(body, expected);
+  if (!Array.isArray(body) || body.length !== expected.length)
+    return `a batch answer of ${expected.length} errors was expected, not ${short(JSON.stringify(body), 120)}`;
+  return body.map((answer, i) => rpcErrorProblem(answer, expected[i])).find((p) => p !== undefined);
 }
 
 export interface Case {

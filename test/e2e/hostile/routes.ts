@@ -46,6 +46,8 @@ export interface Route {
   /** What the baseline request is expected to get. */
   baseline?: Expect | "skip";
   shapes?: readonly Shape[];
+  /** JSON-RPC: its refusals are errors inside 2xx answers; it gets rpcCases.ts instead of the generic cases. */
+  rpc?: boolean;
   extra?: (fx: Fixtures) => Promise<Case[]> | Case[];
 }
 
@@ -645,6 +647,8 @@ export function routes(fx: Fixtures): Route[] {
       params: { hash: { kind: "hex32", valid: `0x${"00".repeat(32)}`, required: true } },
     }),
     chain("GET", "/v1/blocks/latest", { strictQuery: false }),
+    // JSON-RPC (src/devchain/rpc/server.ts).
+    chain("POST", "/", { rpc: true, write: true, bodyLimit: 64 * 1024 }),
     chain("GET", "/_health", { strictQuery: false }),
     chain("GET", "/_ready", { strictQuery: false }),
     chain("GET", "/metrics", { strictQuery: false, text: true }),
