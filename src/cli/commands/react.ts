@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../../usageError.js";
-import { parseCastId } from "../targets.js";
+import { assertCastExists, parseCastId } from "../targets.js";
 
 export function registerReact(program: Command): void {
   for (const [verb, done] of [
@@ -21,6 +21,8 @@ export function registerReact(program: Command): void {
       const target = parseCastId(castId);
       const context = contextOf(options);
       const actor = context.actor();
+      // Taking back a reaction to a cast removed since is fine; reacting to a cast that is not there is a slip.
+      if (verb === "react") await assertCastExists(context, target);
       const message = await react(context, actor, kind, target, verb === "unreact");
       report(
         options,
