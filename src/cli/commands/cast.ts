@@ -5,6 +5,7 @@ import { fromHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import { UsageError } from "../../usageError.js";
+import { signingActor } from "../signingActor.js";
 import { parseCastId, parseOwnCast, resolveChannel } from "../targets.js";
 
 interface CastOptions extends CommonOptions {
@@ -32,7 +33,7 @@ export function registerCast(program: Command): void {
           .argParser(collect)
           .default([]),
       ),
-    // The client API knows each channel's URL by its id.
+    // The client API knows each channel's URL by its id, and who approved a requested key (--as <token>).
     { parts: ["hub", "registry", "api"], account: true },
   ).action(async (text: string, options: CastOptions) => {
     const { postCast } = await import("../writes.js");
@@ -41,7 +42,7 @@ export function registerCast(program: Command): void {
         "a cast answers a cast or goes to a channel, not both: give --reply-to or --channel",
       );
     const context = contextOf(options);
-    const actor = context.actor();
+    const actor = await signingActor(context);
     const { message, body } = await postCast(context, actor, {
       text,
       mentions: options.mention,
@@ -65,12 +66,12 @@ export function registerCast(program: Command): void {
         "<hash|fid:hash>",
         "the cast's hash (0x and 40 hex digits), or its id as feed --ids prints it",
       ),
-    { parts: ["hub"], account: true },
+    { parts: ["hub", "api"], account: true },
   ).action(async (given: string, options: CommonOptions) => {
     const { submit } = await import("../messages.js");
     const { fid, hash: target } = parseOwnCast(given);
     const context = contextOf(options);
-    const actor = context.actor();
+    const actor = await signingActor(context);
     const own = actor.account.fid;
     if (fid !== undefined && fid !== own)
       throw new CliError(

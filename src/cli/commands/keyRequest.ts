@@ -44,6 +44,7 @@ export function registerKeyRequest(program: Command): void {
       renderUnicodeCompact(signedKeyRequest.deeplinkUrl),
       ...keystoreLink,
       `approve it as a user: castnet key-request approve ${signedKeyRequest.token} --as <account>`,
+      `once it is completed, the app signs with its key for that user: castnet cast "…" --as ${signedKeyRequest.token}`,
     ]);
   });
 
