@@ -1,8 +1,8 @@
 /**
  * A signed key request from start to use, as a user runs it: the built command in a child process,
  * from a directory of its own with a clean environment, against `castnet start` in another process.
- * `key-request create` prints the next commands, and once the request completes `--as <token>`
- * signs with its key.
+ * `key-request create` prints the next commands in the form that works where it ran (through
+ * `npm run castnet --` too), and once the request completes `--as <token>` signs with its key.
  */
 import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
@@ -10,7 +10,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
-import { castnetFrom, errorLines, json } from "./run.js";
+import { castnetFrom, cleanEnvironment, errorLines, json, runCommand } from "./run.js";
+
+const ROOT = join(import.meta.dirname, "../..");
 
 describe("a requested key, from the request to casting with it", () => {
   let dir: string;
@@ -54,6 +56,34 @@ describe("a requested key, from the request to casting with it", () => {
       `approve it as a user: castnet key-request approve ${token} --as <account>`,
       `once it is completed, the app signs with its key for that user: castnet cast "…" --as ${token}`,
     ]);
+  });
+
+  it("prints them as npm run castnet -- … when run through npm run castnet --", async () => {
+    // As the README's tour runs it: npm runs the repository's castnet script, from the repository.
+    const created = await runCommand(
+      "npm",
+      ["run", "-s", "castnet", "--", "key-request", "create", "--app", "app"],
+      {
+        cwd: ROOT,
+        env: cleanEnvironment(user(), { ...env, npm_config_update_notifier: "false" }),
+      },
+    );
+    assert.equal(created.status, 0, created.stderr);
+    const token = /^key request (0x[0-9a-f]+) /m.exec(created.stdout)![1]!;
+    assert.match(
+      created.stdout,
+      new RegExp(
+        `^approve it as a user: npm run castnet -- key-request approve ${token} --as <account>$`,
+        "m",
+      ),
+    );
+    assert.match(
+      created.stdout,
+      new RegExp(
+        `^once it is completed, the app signs with its key for that user: npm run castnet -- cast "…" --as ${token}$`,
+        "m",
+      ),
+    );
   });
 
   it("signs as the app for the user with --as <token> once the request is completed, and not before", async () => {
