@@ -56,7 +56,12 @@ export function withOptions(
         .default(startDefault("data-dir")),
     );
   if (account)
-    command.addOption(new Option("--as <account>", "the account that acts (default: the one in use)"));
+    command.addOption(
+      new Option(
+        "--as <account|token>",
+        "the account that acts (default: the one in use); a completed key request's token: its key signs for the user who approved it",
+      ),
+    );
   if (json) command.addOption(new Option("--json", "print the result as one JSON document"));
   return command;
 }

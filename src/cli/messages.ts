@@ -10,9 +10,15 @@ import { UsageError } from "../usageError.js";
 
 type Body = Omit<MessageData, "type" | "fid" | "timestamp" | "network">;
 
+/** Who signs a message: a fid and the Ed25519 key that signs for it (an account's, or a requested key). */
+export interface Signer {
+  name: string;
+  account: Pick<StoredAccount, "fid" | "signerPrivateKey">;
+}
+
 export async function submit(
   context: Context,
-  actor: { name: string; account: StoredAccount },
+  actor: Signer,
   type: MessageType,
   body: Body,
   /** Unix ms the message is dated; now unless given. */

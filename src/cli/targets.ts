@@ -24,6 +24,39 @@ export function parseCastId(value: string): CastTarget {
   return { fid: Number(match[1]), hash: parseHash(match[2]!) };
 }
 
+/** A cast of one's own: its hash, or `<fid>:<hash>` as `feed --ids` prints it (the fid then says whose). */
+export function parseOwnCast(value: string): { fid?: number; hash: `0x${string}` } {
+  return value.includes(":") ? parseCastId(value) : { hash: parseHash(value) };
+}
+
+/** A CliError, saying so, when the hub holds no such cast (never cast, or removed). */
+export async function assertCastExists(context: Context, target: CastTarget): Promise<void> {
+  if ((await context.hub.castById(target.fid, target.hash)) === undefined)
+    throw new CliError(
+      `there is no cast ${target.fid}:${target.hash} (castnet feed ${target.fid} --ids lists that fid's casts)`,
+    );
+}
+
+/** Channel ids as the client API makes them. */
+const CHANNEL_ID = /^[a-z0-9](?:[a-z0-9-]{0,30}[a-z0-9])?$/;
+/** The parent URLs channels have: web pages, or FIP-2 chain:// URLs of on-chain assets. */
+const PARENT_URL = /^(https?|chain):\/\/\S+$/i;
+
+/** `--channel`: a URL as it is, or a channel's id (as `channel list` shows it) made into its URL. */
+export async function resolveChannel(context: Context, value: string): Promise<string> {
+  if (PARENT_URL.test(value) && URL.canParse(value)) return value;
+  if (!CHANNEL_ID.test(value))
+    throw new UsageError(
+      `--channel "${value}" is neither a channel id (as castnet channel list shows them) nor a URL (https://…, chain://…)`,
+    );
+  const channel = await context.api.channel(value);
+  if (channel === undefined)
+    throw new CliError(
+      `the client API at ${context.api.base} has no channel "${value}": castnet channel list shows them, or give the channel's URL`,
+    );
+  return channel.url;
+}
+
 /** A fid given as digits, a registered name, or an account of the keystore, in that order. */
 export async function resolveFid(context: Context, who: string): Promise<number> {
   if (/^\d{1,15}$/.test(who) && Number(who) > 0) return Number(who);

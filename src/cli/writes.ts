@@ -26,7 +26,7 @@ import type { HubMessage } from "./http/hub.js";
 import { CliError, request } from "./http/request.js";
 import type { Transfer } from "../sdk/index.js";
 import type { StoredAccount } from "../wallet/keystore.js";
-import { submit } from "./messages.js";
+import { type Signer, submit } from "./messages.js";
 import { type CastTarget, type MentionedText, mention } from "./targets.js";
 
 export type Actor = { name: string; account: StoredAccount };
@@ -71,14 +71,14 @@ export async function registerName(
 }
 
 /** The USERNAME user data, once the hub holds the proof that the actor holds `name`. */
-export async function setUsername(context: Context, actor: Actor, name: string): Promise<HubMessage> {
+export async function setUsername(context: Context, actor: Signer, name: string): Promise<HubMessage> {
   await untilHubHolds(context, name, actor.account.fid);
   return setUserData(context, actor, UserDataType.USERNAME, name);
 }
 
 export function setUserData(
   context: Context,
-  actor: Actor,
+  actor: Signer,
   type: UserDataType,
   value: string,
 ): Promise<HubMessage> {
@@ -99,7 +99,7 @@ export interface CastSpec {
 
 export async function postCast(
   context: Context,
-  actor: Actor,
+  actor: Signer,
   spec: CastSpec,
 ): Promise<{ message: HubMessage; body: MentionedText }> {
   const body = await mention(context, spec.text, spec.mentions ?? []);
@@ -127,7 +127,7 @@ export const REACTIONS = { like: ReactionType.LIKE, recast: ReactionType.RECAST 
 /** A like or recast of a cast, or of a URL (a page, a channel). */
 export function react(
   context: Context,
-  actor: Actor,
+  actor: Signer,
   kind: keyof typeof REACTIONS,
   target: CastTarget | string,
   remove = false,
@@ -142,7 +142,7 @@ export function react(
 
 export function follow(
   context: Context,
-  actor: Actor,
+  actor: Signer,
   targetFid: number,
   remove = false,
 ): Promise<HubMessage> {
@@ -154,7 +154,7 @@ export function follow(
 /** Verifies the address of `key` for the actor; the claim names the devchain's latest block. */
 export async function verifyAddress(
   context: Context,
-  actor: Actor,
+  actor: Signer,
   key: Hex,
 ): Promise<{ address: Hex; message: HubMessage }> {
   const wallet = await ethereumAccount(key);

@@ -57,6 +57,10 @@ export class Keystore {
   }
 
   get(name: string): StoredAccount {
+    if (!this.has(name) && Object.hasOwn(this.requestedKeys(), name))
+      throw new UsageError(
+        `"${name}" is a key request's token: its key signs messages (cast, react, follow, profile set, verify address) for the user who approved it, but this command needs an account of the keystore`,
+      );
     if (!this.has(name))
       throw new UsageError(`no account named "${name}" in ${this.path} (see castnet account list)`);
     return this.data.accounts[name]!;

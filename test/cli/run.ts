@@ -25,11 +25,32 @@ export interface Run {
 }
 
 export function castnet(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  return runCommand(process.execPath, [CASTNET_MAIN, ...args], {
+    env: { ...process.env, CASTNET_LOG_LEVEL: "silent", ...env },
+  });
+}
+
+/**
+ * The command as a user runs it in a shell of their own: from `cwd`, with nothing of this process's
+ * environment but PATH (where node and npm are), and `env`.
+ */
+export function castnetFrom(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  return runCommand(process.execPath, [CASTNET_MAIN, ...args], { cwd, env: cleanEnvironment(cwd, env) });
+}
+
+/** PATH, a HOME of the test's own (npm reads its settings there), and `env`. */
+export function cleanEnvironment(home: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { PATH: process.env.PATH, HOME: home, ...env };
+}
+
+/** Any command, its output collected; it never blocks this process's servers. */
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env: NodeJS.ProcessEnv },
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CASTNET_MAIN, ...args], {
-      env: { ...process.env, CASTNET_LOG_LEVEL: "silent", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

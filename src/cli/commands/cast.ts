@@ -1,10 +1,12 @@
-/** `castnet cast "<text>"` and `castnet cast remove <hash>`. */
+/** `castnet cast "<text>"` and `castnet cast remove <hash|fid:hash>`. */
 import { type Command, Option } from "commander";
 import { MessageType } from "../../protocol/generated/message.js";
 import { fromHex } from "../../protocol/hex.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { CliError } from "../http/request.js";
 import { UsageError } from "../../usageError.js";
-import { parseCastId, parseHash } from "../targets.js";
+import { signingActor } from "../signingActor.js";
+import { parseCastId, parseOwnCast, resolveChannel } from "../targets.js";
 
 interface CastOptions extends CommonOptions {
   replyTo?: string;
@@ -22,14 +24,17 @@ export function registerCast(program: Command): void {
       .description("post a cast; @name in the text marks where each --mention goes")
       .argument("<text>", "what the cast says")
       .addOption(new Option("--reply-to <fid:hash>", "the cast this one answers"))
-      .addOption(new Option("--channel <url>", "the channel's URL (its parent URL)"))
+      .addOption(
+        new Option("--channel <id|url>", "the channel: its id, as channel list shows it, or its URL"),
+      )
       .addOption(new Option("--embed <url>", "a URL to embed (repeatable)").argParser(collect).default([]))
       .addOption(
         new Option("--mention <name|fid>", "a user the text mentions as @<name|fid> (repeatable)")
           .argParser(collect)
           .default([]),
       ),
-    { parts: ["hub", "registry"], account: true },
+    // The client API knows each channel's URL by its id, and who approved a requested key (--as <token>).
+    { parts: ["hub", "registry", "api"], account: true },
   ).action(async (text: string, options: CastOptions) => {
     const { postCast } = await import("../writes.js");
     if (options.replyTo !== undefined && options.channel !== undefined)
@@ -37,12 +42,12 @@ export function registerCast(program: Command): void {
         "a cast answers a cast or goes to a channel, not both: give --reply-to or --channel",
       );
     const context = contextOf(options);
-    const actor = context.actor();
+    const actor = await signingActor(context);
     const { message, body } = await postCast(context, actor, {
       text,
       mentions: options.mention,
       replyTo: options.replyTo === undefined ? undefined : parseCastId(options.replyTo),
-      channel: options.channel,
+      channel: options.channel === undefined ? undefined : await resolveChannel(context, options.channel),
       embeds: options.embed,
     });
     const id = `${actor.account.fid}:${message.hash}`;
@@ -57,13 +62,26 @@ export function registerCast(program: Command): void {
     cast
       .command("remove")
       .description("remove one of your casts")
-      .argument("<hash>", "the cast's hash (0x and 40 hex digits)"),
-    { parts: ["hub"], account: true },
-  ).action(async (hash: string, options: CommonOptions) => {
+      .argument(
+        "<hash|fid:hash>",
+        "the cast's hash (0x and 40 hex digits), or its id as feed --ids prints it",
+      ),
+    { parts: ["hub", "api"], account: true },
+  ).action(async (given: string, options: CommonOptions) => {
     const { submit } = await import("../messages.js");
-    const target = parseHash(hash);
+    const { fid, hash: target } = parseOwnCast(given);
     const context = contextOf(options);
-    const actor = context.actor();
+    const actor = await signingActor(context);
+    const own = actor.account.fid;
+    if (fid !== undefined && fid !== own)
+      throw new CliError(
+        `cast ${given} is fid ${fid}'s: ${actor.name} (fid ${own}) removes only its own casts`,
+      );
+    // The hub would keep a remove of a cast it does not hold, as a tombstone: say so instead.
+    if ((await context.hub.castById(own, target)) === undefined)
+      throw new CliError(
+        `${actor.name} (fid ${own}) has no cast ${target}: it was removed already, never cast, or is another user's`,
+      );
     const message = await submit(context, actor, MessageType.CAST_REMOVE, {
       castRemoveBody: { targetHash: fromHex(target) },
     });

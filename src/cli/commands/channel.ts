@@ -1,6 +1,7 @@
 /** `castnet channel create|follow|unfollow|list`, through the client API's operator and read routes. */
 import { type Command, Option } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { castnetCommand } from "../invocation.js";
 import { resolveFid } from "../targets.js";
 
 interface CreateOptions extends CommonOptions {
@@ -38,7 +39,7 @@ export function registerChannel(program: Command): void {
     report(
       options,
       created,
-      `created channel ${created.id}: cast into it with castnet cast "…" --channel ${created.url}`,
+      `created channel ${created.id}: cast into it with ${castnetCommand(`cast "…" --channel ${created.id}`)}`,
     );
   });
 

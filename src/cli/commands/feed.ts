@@ -1,7 +1,8 @@
 /** `castnet feed <name|fid>`: a fid's casts, newest first, readable in a terminal. */
 import { type Command, Option } from "commander";
 import { fromProtocolTime } from "../../protocol/time.js";
-import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
+import { type CommonOptions, type Context, contextOf, report, wholeNumber, withOptions } from "../context.js";
+import type { HubMessage } from "../http/hub.js";
 import { resolveFid } from "../targets.js";
 
 /** The text as its author wrote it: each mention put back as @<fid> at its byte position. */
@@ -17,6 +18,21 @@ function withMentions(text: string, mentions: number[], positions: number[]): st
   return out + bytes.subarray(from).toString("utf8");
 }
 
+/**
+ * The fid's newest `limit` casts that stand. The hub lists a removal in the cast's place (a remove
+ * message with no text), so removals are skipped and the pages read on until `limit` casts are found.
+ */
+async function standingCasts(context: Context, fid: number, limit: number): Promise<HubMessage[]> {
+  const casts: HubMessage[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await context.hub.castsByFid(fid, limit, pageToken);
+    casts.push(...page.messages.filter((m) => m.data.type === "MESSAGE_TYPE_CAST_ADD"));
+    pageToken = page.nextPageToken;
+  } while (casts.length < limit && pageToken);
+  return casts.slice(0, limit);
+}
+
 export function registerFeed(program: Command): void {
   withOptions(
     program
@@ -29,8 +45,7 @@ export function registerFeed(program: Command): void {
     const limit = wholeNumber("--limit", options.limit, 1, 1000);
     const context = contextOf(options);
     const fid = await resolveFid(context, who);
-    const page = await context.hub.castsByFid(fid, limit);
-    const casts = page.messages.map((m) => ({
+    const casts = (await standingCasts(context, fid, limit)).map((m) => ({
       castId: `${fid}:${m.hash}`,
       time: new Date(fromProtocolTime(m.data.timestamp)).toISOString(),
       text: m.data.castAddBody?.text ?? "",

@@ -2,17 +2,19 @@
 import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../../usageError.js";
+import { signingActor } from "../signingActor.js";
 import { resolveFid } from "../targets.js";
 
 export function registerFollow(program: Command): void {
   for (const verb of ["follow", "unfollow"] as const) {
     withOptions(program.command(`${verb} <name|fid>`).description(`${verb} a user`), {
-      parts: ["hub", "registry"],
+      // The client API says who approved a requested key (--as <token>).
+      parts: ["hub", "registry", "api"],
       account: true,
     }).action(async (who: string, options: CommonOptions) => {
       const { follow } = await import("../writes.js");
       const context = contextOf(options);
-      const actor = context.actor();
+      const actor = await signingActor(context);
       const targetFid = await resolveFid(context, who);
       if (targetFid === actor.account.fid) throw new UsageError(`${actor.name} cannot ${verb} itself`);
       const message = await follow(context, actor, targetFid, verb === "unfollow");

@@ -3,6 +3,7 @@ import { type Command, Option } from "commander";
 import type { Hex } from "viem";
 import { readApprovalKey } from "../../wallet/approvalKey.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { castnetCommand } from "../invocation.js";
 import { UsageError } from "../../usageError.js";
 
 interface ApproveOptions extends CommonOptions {
@@ -43,7 +44,8 @@ export function registerKeyRequest(program: Command): void {
       `deep link: ${signedKeyRequest.deeplinkUrl}`,
       renderUnicodeCompact(signedKeyRequest.deeplinkUrl),
       ...keystoreLink,
-      `approve it as a user: castnet key-request approve ${signedKeyRequest.token} --as <account>`,
+      `approve it as a user: ${castnetCommand(`key-request approve ${signedKeyRequest.token} --as <account>`)}`,
+      `once it is completed, the app signs with its key for that user: ${castnetCommand(`cast "…" --as ${signedKeyRequest.token}`)}`,
     ]);
   });
 

@@ -3,6 +3,7 @@ import { type Command, Option } from "commander";
 import { UserDataType } from "../../protocol/generated/message.js";
 import { USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { signingActor } from "../signingActor.js";
 import { resolveFid } from "../targets.js";
 import { UsageError } from "../../usageError.js";
 
@@ -50,12 +51,13 @@ export function registerProfile(program: Command): void {
   });
   const set = profile.command("set").description("set profile fields (each is one user data message)");
   for (const [flag, , help] of FIELDS) set.addOption(new Option(`--${flag} <value>`, help));
-  withOptions(set, { parts: ["hub"], account: true }).action(async (options: ProfileOptions) => {
+  // The client API says who approved a requested key (--as <token>).
+  withOptions(set, { parts: ["hub", "api"], account: true }).action(async (options: ProfileOptions) => {
     const { setUserData } = await import("../writes.js");
     const given = FIELDS.filter(([flag]) => options[flag] !== undefined);
     if (given.length === 0) throw new UsageError("give at least one of --display, --bio, --pfp, --url");
     const context = contextOf(options);
-    const actor = context.actor();
+    const actor = await signingActor(context);
     const set: Record<string, { value: string; hash: string }> = {};
     for (const [flag, type] of given) {
       const value = options[flag]!;

@@ -2,7 +2,8 @@
 import type { Command } from "commander";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
 import { UsageError } from "../../usageError.js";
-import { parseCastId } from "../targets.js";
+import { signingActor } from "../signingActor.js";
+import { assertCastExists, parseCastId } from "../targets.js";
 
 export function registerReact(program: Command): void {
   for (const [verb, done] of [
@@ -13,14 +14,17 @@ export function registerReact(program: Command): void {
       program
         .command(`${verb} <like|recast> <fid:hash>`)
         .description(verb === "react" ? "like or recast a cast" : "take back a like or recast"),
-      { parts: ["hub"], account: true },
+      // The client API says who approved a requested key (--as <token>).
+      { parts: ["hub", "api"], account: true },
     ).action(async (kind: string, castId: string, options: CommonOptions) => {
       const { react } = await import("../writes.js");
       if (kind !== "like" && kind !== "recast")
         throw new UsageError(`${verb} takes like or recast, got "${kind}"`);
       const target = parseCastId(castId);
       const context = contextOf(options);
-      const actor = context.actor();
+      const actor = await signingActor(context);
+      // Taking back a reaction to a cast removed since is fine; reacting to a cast that is not there is a slip.
+      if (verb === "react") await assertCastExists(context, target);
       const message = await react(context, actor, kind, target, verb === "unreact");
       report(
         options,

@@ -2,6 +2,7 @@
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
 import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { signingActor } from "../signingActor.js";
 import { UsageError } from "../../usageError.js";
 
 export function registerVerify(program: Command): void {
@@ -11,14 +12,15 @@ export function registerVerify(program: Command): void {
       .command("address")
       .description("verify an Ethereum address for the account (a fresh key unless --key is given)")
       .addOption(new Option("--key <0x…>", "the address's private key")),
-    { parts: ["hub", "chain"], account: true },
+    // The client API says who approved a requested key (--as <token>).
+    { parts: ["hub", "chain", "api"], account: true },
   ).action(async (options: CommonOptions & { key?: string }) => {
     const { generatePrivateKey } = await import("viem/accounts");
     const { verifyAddress } = await import("../writes.js");
     if (options.key !== undefined && !/^0x[0-9a-fA-F]{64}$/.test(options.key))
       throw new UsageError("--key must be a 32-byte private key in 0x hex");
     const context = contextOf(options);
-    const actor = context.actor();
+    const actor = await signingActor(context);
     const { address, message } = await verifyAddress(
       context,
       actor,

@@ -36,6 +36,16 @@ export function clientApiClient(base: string, adminToken?: string) {
         sdk.api.GET("/v2/signed-key-request", { params: { query: { token } } }),
       ),
     channels: () => result<{ channels: ChannelJson[] }>(() => sdk.api.GET("/v2/all-channels")),
+    /** The channel of this id, or undefined when there is none. */
+    channel: async (channelId: string) => {
+      const answer = await throughSdk(
+        "client API",
+        base,
+        () => sdk.api.GET("/v1/channel", { params: { query: { channelId } } }),
+        true,
+      );
+      return (answer?.data as { result: { channel: ChannelJson } } | undefined)?.result.channel;
+    },
     createChannel: (body: ChannelBody) =>
       result<{ channel: ChannelJson }>(() => sdk.api.POST("/v1/admin/channels", { body })),
     follow: (channelId: string, fid: number) =>

@@ -44,10 +44,11 @@ export function hubClient(base: string) {
   return {
     base,
     submitMessage: (bytes: Uint8Array) => call<HubMessage>(() => sdk.submitMessage(bytes)),
-    castsByFid: (fid: number, pageSize: number) =>
-      call<HubPage>(() => sdk.get("/v1/castsByFid", { fid, reverse: "true", pageSize })),
-    castById: (fid: number, hash: string) =>
-      maybe<HubMessage>(() => sdk.get("/v1/castById", { fid, hash })) as Promise<HubMessage>,
+    /** A page of the fid's cast messages, newest first: adds and the removes that replaced adds. */
+    castsByFid: (fid: number, pageSize: number, pageToken?: string) =>
+      call<HubPage>(() => sdk.get("/v1/castsByFid", { fid, reverse: "true", pageSize, pageToken })),
+    /** The cast, or undefined when the fid has no such cast (never cast, or removed). */
+    castById: (fid: number, hash: string) => maybe<HubMessage>(() => sdk.get("/v1/castById", { fid, hash })),
     userDataByFid: (fid: number) => call<HubPage>(() => sdk.get("/v1/userDataByFid", { fid })),
     userNameProofByName: (name: string) =>
       maybe<UserNameProofJson>(() => sdk.get("/v1/userNameProofByName", { name })),
