@@ -6,6 +6,7 @@
  */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { operatorGuard } from "../../../http/index.js";
 import { HubError } from "../../../protocol/errors.js";
 import { hubErrors } from "../../errors.js";
@@ -19,9 +20,10 @@ const CACHED_ANSWERS = 8;
 type Authors = { fid: number; reactors: number }[];
 
 export const activityRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
-  app,
+  fastify,
   { service, adminToken, activityRead, now },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const cache = new Map<number, { expires: number; answer: Promise<Authors> }>();
 
   const answer = (since: number): Promise<Authors> => {
@@ -40,7 +42,7 @@ export const activityRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
     return fresh;
   };
 
-  app.get<{ Querystring: { since: number } }>(
+  app.get(
     "/v1/activity/reactorsByAuthor",
     {
       onRequest: operatorGuard(adminToken, hubErrors),

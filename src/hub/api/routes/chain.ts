@@ -1,6 +1,7 @@
 /** On-chain events, registered fids and storage limits (docs/reference/hub-http-api.md §2). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { ON_CHAIN_EVENT_TYPE_NAMES } from "../../../protocol/json/enums.js";
 import { renderOnChainEvent } from "../../../protocol/json/index.js";
 import type { OnChainEvent } from "../../../protocol/generated/onchain_event.js";
@@ -14,7 +15,6 @@ import {
   pageRequest,
   pagingProperties,
   text,
-  type PagingQuery,
 } from "./query.js";
 
 // Events are sent as the renderer's JSON text, in its key order (the reference's): these schemas
@@ -47,8 +47,9 @@ function pageSignerEvents(events: OnChainEvent[], page: KeyPageRequest) {
   };
 }
 
-export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
-  app.get<{ Querystring: PagingQuery & { fid: number; signer?: string } }>(
+export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, { service }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/v1/onChainSignersByFid",
     {
       schema: {
@@ -76,7 +77,7 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (a
     },
   );
 
-  app.get<{ Querystring: { fid: number; event_type: string } }>(
+  app.get(
     "/v1/onChainEventsByFid",
     {
       schema: {
@@ -98,7 +99,7 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (a
     },
   );
 
-  app.get<{ Querystring: { address: string } }>(
+  app.get(
     "/v1/onChainIdRegistryEventByAddress",
     {
       schema: {
@@ -116,7 +117,7 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (a
     },
   );
 
-  app.get<{ Querystring: PagingQuery }>(
+  app.get(
     "/v1/fids",
     {
       schema: {
@@ -139,7 +140,7 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (a
     async (request) => service.fids(checkTokenLength(pageRequest(request.query), FID_KEY_LENGTH)),
   );
 
-  app.get<{ Querystring: { fid: number } }>(
+  app.get(
     "/v1/storageLimitsByFid",
     {
       schema: {

@@ -1,6 +1,7 @@
 /** The hub event log: GET /v1/events and GET /v1/eventById (docs/reference/hub-http-api.md §9). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { HubError } from "../../../protocol/errors.js";
 import { renderHubEvent } from "../../../protocol/json/index.js";
 import { sendJson } from "../../../http/index.js";
@@ -9,8 +10,9 @@ import { integer } from "./query.js";
 // Sent as the renderer's JSON text, in its key order; the schema documents it (src/protocol/json/eventSchema.ts).
 const eventSchema = { $ref: "HubEvent#" } as const;
 
-export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, profile }) => {
-  app.get<{ Querystring: { from_event_id?: number } }>(
+export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, { service, profile }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/v1/events",
     {
       schema: {
@@ -40,7 +42,7 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
   );
 
   // The reference documents `event_id`; its example call spells it `id`.
-  app.get<{ Querystring: { event_id?: number; id?: number } }>(
+  app.get(
     "/v1/eventById",
     {
       schema: {

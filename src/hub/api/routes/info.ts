@@ -1,10 +1,12 @@
 /** GET /v1/info. */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { text } from "./query.js";
 
-export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
-  app.get<{ Querystring: { dbstats?: string } }>(
+export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, { service }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/v1/info",
     {
       schema: {

@@ -1,6 +1,7 @@
 /** Reads of casts, reactions, links, user data and verifications (docs/reference/hub-http-api.md §2). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { HubError } from "../../../protocol/errors.js";
 import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../../protocol/json/enums.js";
 import { sendJson } from "../../../http/index.js";
@@ -20,15 +21,26 @@ import {
 
 const TS_HASH_LENGTH = 24;
 
-function schema(required: readonly string[], properties: Record<string, unknown>, single = false) {
+/**
+ * The querystring and answer of a read of one message. The type parameters keep the schema's literal
+ * types, from which the route's query type is made (the type provider).
+ */
+function schemaOfOne<const P extends Record<string, object>, const R extends readonly (keyof P & string)[]>(
+  required: R,
+  properties: P,
+) {
+  return { querystring: { type: "object", required, properties }, response: { 200: messageSchema } } as const;
+}
+
+/** The querystring and answer of a read of a page of messages, the paging parameters included. */
+function schemaOfPage<const P extends Record<string, object>, const R extends readonly (keyof P & string)[]>(
+  required: R,
+  properties: P,
+) {
   return {
-    querystring: {
-      type: "object",
-      required,
-      properties: single ? properties : { ...properties, ...pagingProperties },
-    },
-    response: { 200: single ? messageSchema : pageSchema },
-  };
+    querystring: { type: "object", required, properties: { ...properties, ...pagingProperties } },
+    response: { 200: pageSchema },
+  } as const;
 }
 
 function page(query: PagingQuery) {
@@ -44,35 +56,23 @@ function reactionType(value: string | undefined): number | undefined {
 const LINK_TYPE = { type: "string", minLength: 1, maxLength: 8 } as const;
 const HASH = "hash";
 
-interface Q extends PagingQuery {
-  fid: number;
-  hash: string;
-  url: string;
-  target_fid: number;
-  target_hash: string;
-  target_url: string;
-  reaction_type: string;
-  link_type: string;
-  user_data_type: string;
-  address: string;
-}
-
-export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service }) => {
-  app.get<{ Querystring: Pick<Q, "fid" | "hash"> }>(
+export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, { service }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/v1/castById",
     {
       schema: {
         summary: "Cast by id",
         description: "SPEC C. Hub, SPEC C. Message envelope: one CAST_ADD by fid and hash.",
         tags: ["Casts"],
-        ...schema(["fid", "hash"], { fid: integer, hash: text }, true),
+        ...schemaOfOne(["fid", "hash"], { fid: integer, hash: text }),
       },
     },
     async (request, reply) =>
       sendJson(reply, await service.castById(request.query.fid, hexParam(request.query.hash, HASH, 20))),
   );
 
-  app.get<{ Querystring: Pick<Q, "hash"> }>(
+  app.get(
     "/v1/castByHash",
     {
       schema: {
@@ -80,7 +80,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
         description:
           "SPEC C. Hub (castnet's own read): the stored CAST_ADD with this hash, without its fid, or the one with the lowest hash that starts with these hex digits (8 or more).",
         tags: ["Casts"],
-        ...schema(["hash"], { hash: text }, true),
+        ...schemaOfOne(["hash"], { hash: text }),
       },
     },
     async (request, reply) => {
@@ -89,28 +89,28 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
+  app.get(
     "/v1/castsByFid",
     {
       schema: {
         summary: "Casts by fid",
         description: "SPEC C. Hub: a fid's casts, a page at a time.",
         tags: ["Casts"],
-        ...schema(["fid"], { fid: integer }),
+        ...schemaOfPage(["fid"], { fid: integer }),
       },
     },
     async (request, reply) =>
       sendMessagePage(reply, await service.castsByFid(request.query.fid, page(request.query))),
   );
 
-  app.get<{ Querystring: Partial<Pick<Q, "fid" | "hash" | "url">> & PagingQuery }>(
+  app.get(
     "/v1/castsByParent",
     {
       schema: {
         summary: "Casts by parent",
         description: "SPEC C. Hub: the replies to a cast (fid and hash) or to a URL.",
         tags: ["Casts"],
-        ...schema([], { fid: integer, hash: text, url: text }),
+        ...schemaOfPage([], { fid: integer, hash: text, url: text }),
       },
     },
     async (request, reply) => {
@@ -124,35 +124,34 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "fid"> & PagingQuery }>(
+  app.get(
     "/v1/castsByMention",
     {
       schema: {
         summary: "Casts by mention",
         description: "SPEC C. Hub: casts that mention a fid.",
         tags: ["Casts"],
-        ...schema(["fid"], { fid: integer }),
+        ...schemaOfPage(["fid"], { fid: integer }),
       },
     },
     async (request, reply) =>
       sendMessagePage(reply, await service.castsByMention(request.query.fid, page(request.query))),
   );
 
-  app.get<{
-    Querystring: Pick<Q, "fid" | "reaction_type"> &
-      Partial<Pick<Q, "target_fid" | "target_hash" | "target_url">>;
-  }>(
+  app.get(
     "/v1/reactionById",
     {
       schema: {
         summary: "Reaction by id",
         description: "SPEC C. Hub: one reaction of a fid to a cast or URL.",
         tags: ["Reactions"],
-        ...schema(
-          ["fid", "reaction_type"],
-          { fid: integer, target_fid: integer, target_hash: text, target_url: text, reaction_type: text },
-          true,
-        ),
+        ...schemaOfOne(["fid", "reaction_type"], {
+          fid: integer,
+          target_fid: integer,
+          target_hash: text,
+          target_url: text,
+          reaction_type: text,
+        }),
       },
     },
     async (request, reply) => {
@@ -171,14 +170,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
+  app.get(
     "/v1/reactionsByFid",
     {
       schema: {
         summary: "Reactions by fid",
         description: "SPEC C. Hub: a fid's reactions, optionally of one type.",
         tags: ["Reactions"],
-        ...schema(["fid"], { fid: integer, reaction_type: text }),
+        ...schemaOfPage(["fid"], { fid: integer, reaction_type: text }),
       },
     },
     async (request, reply) => {
@@ -190,16 +189,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{
-    Querystring: Pick<Q, "target_fid" | "target_hash"> & Partial<Pick<Q, "reaction_type">> & PagingQuery;
-  }>(
+  app.get(
     "/v1/reactionsByCast",
     {
       schema: {
         summary: "Reactions by cast",
         description: "SPEC C. Hub: the reactions to a cast.",
         tags: ["Reactions"],
-        ...schema(["target_fid", "target_hash"], {
+        ...schemaOfPage(["target_fid", "target_hash"], {
           target_fid: integer,
           target_hash: text,
           reaction_type: text,
@@ -214,14 +211,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "url"> & Partial<Pick<Q, "reaction_type">> & PagingQuery }>(
+  app.get(
     "/v1/reactionsByTarget",
     {
       schema: {
         summary: "Reactions by target URL",
         description: "SPEC C. Hub: the reactions to a URL.",
         tags: ["Reactions"],
-        ...schema(["url"], {
+        ...schemaOfPage(["url"], {
           url: { type: "string", minLength: 1, maxLength: 1024 },
           reaction_type: text,
         }),
@@ -236,18 +233,18 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "fid" | "target_fid" | "link_type"> }>(
+  app.get(
     "/v1/linkById",
     {
       schema: {
         summary: "Link by id",
         description: "SPEC C. Hub: one link of a fid to another.",
         tags: ["Links"],
-        ...schema(
-          ["fid", "target_fid", "link_type"],
-          { fid: integer, target_fid: integer, link_type: LINK_TYPE },
-          true,
-        ),
+        ...schemaOfOne(["fid", "target_fid", "link_type"], {
+          fid: integer,
+          target_fid: integer,
+          link_type: LINK_TYPE,
+        }),
       },
     },
     async (request, reply) => {
@@ -256,14 +253,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
+  app.get(
     "/v1/linksByFid",
     {
       schema: {
         summary: "Links by fid",
         description: "SPEC C. Hub: the links a fid made.",
         tags: ["Links"],
-        ...schema(["fid"], { fid: integer, link_type: LINK_TYPE }),
+        ...schemaOfPage(["fid"], { fid: integer, link_type: LINK_TYPE }),
       },
     },
     async (request, reply) => {
@@ -272,14 +269,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "target_fid"> & Partial<Pick<Q, "link_type">> & PagingQuery }>(
+  app.get(
     "/v1/linksByTargetFid",
     {
       schema: {
         summary: "Links by target fid",
         description: "SPEC C. Hub: the links made to a fid.",
         tags: ["Links"],
-        ...schema(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }),
+        ...schemaOfPage(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }),
       },
     },
     async (request, reply) => {
@@ -292,7 +289,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
   );
 
   // With a type the reference answers one message, without it a page.
-  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "user_data_type">> & PagingQuery }>(
+  app.get(
     "/v1/userDataByFid",
     {
       schema: {
@@ -318,7 +315,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, {
     },
   );
 
-  app.get<{ Querystring: Pick<Q, "fid"> & Partial<Pick<Q, "address">> & PagingQuery }>(
+  app.get(
     "/v1/verificationsByFid",
     {
       schema: {

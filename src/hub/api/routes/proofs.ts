@@ -1,6 +1,7 @@
 /** Username proofs (docs/reference/hub-http-api.md §2, §6.3). */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { renderUserNameProof } from "../../../protocol/json/index.js";
 import { integer } from "./query.js";
 
@@ -17,8 +18,9 @@ const proofSchema = {
   },
 } as const;
 
-export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { service, profile }) => {
-  app.get<{ Querystring: { name: string } }>(
+export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, { service, profile }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/v1/userNameProofByName",
     {
       schema: {
@@ -36,7 +38,7 @@ export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { s
     async (request) => renderUserNameProof(await service.userNameProofByName(request.query.name), profile),
   );
 
-  app.get<{ Querystring: { fid: number } }>(
+  app.get(
     "/v1/userNameProofsByFid",
     {
       schema: {

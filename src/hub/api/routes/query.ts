@@ -22,6 +22,7 @@ export const pagingProperties = {
   reverse: text,
 } as const;
 
+/** What pageRequest reads: the paging parameters of a paged route's query, as its schema types them. */
 export interface PagingQuery {
   pageSize?: number;
   page_size?: number;

@@ -14,6 +14,7 @@ import type { HubRoutesOptions } from "./options.js";
 import { once } from "node:events";
 import type { ServerResponse } from "node:http";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { clientAddressKey } from "../../../http/index.js";
 import { HubError } from "../../../protocol/errors.js";
 import { renderHubEvent } from "../../../protocol/json/index.js";
@@ -37,9 +38,10 @@ function streamClient(ip: string, origin: string | undefined): string {
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
-  app,
+  fastify,
   { service, profile, streams = {}, metrics },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const maxStreams = streams.maxStreams ?? 2_000;
   const maxPerClient = streams.maxStreamsPerClient ?? 20;
   const fanout = new EventFanout(
@@ -65,7 +67,7 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
     for (const end of open) end();
   });
 
-  app.get<{ Querystring: { from_event_id?: number } }>(
+  app.get(
     "/v1/events/stream",
     {
       schema: {
