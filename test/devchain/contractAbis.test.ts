@@ -1,5 +1,5 @@
 /**
- * The devchain's contract interfaces (src/devchain/contracts/) against the ABIs and addresses the
+ * The registries' interfaces (src/protocol/registryAbis.ts, registryAddresses.ts) against the ABIs and addresses the
  * protocol's client library exports: every function, event and error castnet declares exists there
  * with the same signature (hence selector or topic), mutability and outputs.
  */
@@ -8,8 +8,8 @@ import { describe, it } from "node:test";
 import * as core from "@farcaster/core";
 import type { Abi, AbiParameter } from "viem";
 import { getAddress } from "viem";
-import * as abis from "../../src/devchain/contracts/abis.js";
-import { CONTRACT_ADDRESSES } from "../../src/devchain/contracts/addresses.js";
+import * as abis from "../../src/protocol/registryAbis.js";
+import { CONTRACT_ADDRESSES } from "../../src/protocol/registryAddresses.js";
 
 const PAIRS: [string, Abi, Abi][] = [
   ["IdRegistry", abis.idRegistryAbi, core.idRegistryABI],
@@ -43,7 +43,7 @@ function identity(item: Abi[number]): string {
     : head;
 }
 
-describe("the devchain's contract interfaces", () => {
+describe("the registries' interfaces", () => {
   for (const [name, ours, theirs] of PAIRS) {
     it(`${name}: every item is the library's`, () => {
       const known = new Set(theirs.map(identity));

@@ -1,9 +1,9 @@
 /**
- * The part of each registry's interface the devchain models: functions, events and custom errors,
- * as human-readable signatures (docs/reference/contracts.md §3–§9). Selectors and topics follow from
- * the signatures; test/devchain/contractAbis.test.ts checks each against the ABIs the protocol's
- * client library exports, so that viem encodes, decodes and names everything as it does for the
- * real contracts.
+ * The part of each registry's interface castnet uses (the devchain models it, the hub's JSON-RPC
+ * follower decodes its events): functions, events and custom errors, as human-readable signatures
+ * (docs/reference/contracts.md §3–§9). Selectors and topics follow from the signatures;
+ * test/devchain/contractAbis.test.ts checks each against the ABIs the protocol's client library
+ * exports, so that viem encodes, decodes and names everything as it does for the real contracts.
  */
 import { parseAbi } from "viem";
 
