@@ -26,7 +26,7 @@ import type { ActivitySource } from "../interfaces/activity.js";
 import { mountExplorer } from "./explorer.js";
 import { ensureApprovalKey } from "../wallet/approvalKey.js";
 import { type StackConfig, databaseFor } from "./options.js";
-import type { PartName } from "./parts.js";
+import { type PartName, PART_NAMES } from "./parts.js";
 import { writeRunFile } from "./runFile.js";
 import { type SecretFile, secureStart } from "./secrets.js";
 
@@ -224,8 +224,8 @@ export async function buildStack(
 
 /**
  * Builds the stack (buildStack), has every part listen on its port, the hub's gRPC too, records the
- * run in the data directory (castnet.run.json, for `castnet reset` and `status`), then runs
- * `reports.afterListen`.
+ * run in the data directory (castnet.run.json: where the CLI's commands find the stack, and what
+ * `castnet reset` refuses), then runs `reports.afterListen`.
  */
 export async function startStack(
   config: StackConfig,
@@ -249,7 +249,14 @@ export async function startStack(
     if (built.grpc !== undefined) hubGrpc = await listenGrpc(built.grpc, config.host, config.hubGrpcPort);
     removeRunFile = writeRunFile(config.dataDir, {
       pid: process.pid,
-      urls,
+      // The stack's parts wherever they run, those elsewhere (--only) too, in the order users read them.
+      urls: Object.fromEntries(
+        PART_NAMES.flatMap((part) => {
+          const url = urls[part] ?? config.urls[part];
+          return url === undefined ? [] : [[part, url]];
+        }),
+      ),
+      ...(hubGrpc === undefined ? {} : { hubGrpc }),
       database: config.databaseUrl ? "postgres" : "sqlite",
     });
     await reports.afterListen?.(urls);

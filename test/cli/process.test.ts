@@ -8,14 +8,14 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { CASTNET_MAIN } from "../support/cli.js";
+import { CASTNET_MAIN, scratchDir, userEnv } from "../support/cli.js";
 import { FREE_PORTS } from "../support/ports.js";
 import { NEW_DATA_DIR_MIGRATIONS } from "./run.js";
 
-const env = { ...process.env, CASTNET_LOG_LEVEL: "silent" };
+const env = { ...userEnv(), CASTNET_LOG_LEVEL: "silent" };
 
 function castnet(...args: string[]) {
-  return spawnSync(process.execPath, [CASTNET_MAIN, ...args], { encoding: "utf8", env });
+  return spawnSync(process.execPath, [CASTNET_MAIN, ...args], { cwd: scratchDir(), encoding: "utf8", env });
 }
 
 function lines(text: string): string[] {

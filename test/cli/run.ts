@@ -1,6 +1,6 @@
 /** Runs the castnet command as a user does, in a child process, without blocking this process's servers. */
 import { spawn } from "node:child_process";
-import { CASTNET_MAIN } from "../support/cli.js";
+import { CASTNET_MAIN, scratchDir, userEnv } from "../support/cli.js";
 
 /** What `castnet start` prints on stderr off a terminal as it migrates a new data directory. */
 export const NEW_DATA_DIR_MIGRATIONS = [
@@ -24,10 +24,17 @@ export interface Run {
   stderr: string;
 }
 
+/** The command in a folder of its own, with `env` over a fresh shell's (support/cli.ts). */
 export function castnet(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  return castnetIn(scratchDir(), env, ...args);
+}
+
+/** The command in `cwd`, with `env` over a fresh shell's environment (support/cli.ts). */
+export function castnetIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CASTNET_MAIN, ...args], {
-      env: { ...process.env, CASTNET_LOG_LEVEL: "silent", ...env },
+      cwd,
+      env: { ...userEnv(), CASTNET_LOG_LEVEL: "silent", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

@@ -58,6 +58,8 @@ export function registerStart(program: Command): void {
       console.log(
         `castnet ${version()} is running; data: ${where}; naming: ${config.naming}; network: ${config.network}`,
       );
+      if (config.dataDirFound !== undefined)
+        console.log(`  data dir    ${config.dataDir} (${config.dataDirFound})`);
       if (config.configFile !== undefined)
         console.log(`  config      ${config.configFile.path} (${config.configFile.from})`);
       for (const { setting, value, from } of config.security)
