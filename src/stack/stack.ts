@@ -27,7 +27,8 @@ import { mountExplorer } from "./explorer.js";
 import { ensureApprovalKey } from "../wallet/approvalKey.js";
 import { type StackConfig, databaseFor } from "./options.js";
 import { type PartName, PART_NAMES } from "./parts.js";
-import { writeRunFile } from "./runFile.js";
+import { refuseBusyPorts } from "./busyPorts.js";
+import { runningStack, writeRunFile } from "./runFile.js";
 import { type SecretFile, secureStart } from "./secrets.js";
 
 export interface RunningStack {
@@ -223,15 +224,32 @@ export async function buildStack(
 }
 
 /**
+ * Refuses a start on a data directory castnet already runs on, before anything is touched: the
+ * second start would migrate the same databases and then fail on a port, or share them.
+ */
+function refuseRunningStack(dataDir: string): void {
+  const running = runningStack(dataDir);
+  if (running === undefined) return;
+  const urls = PART_NAMES.filter((part) => running.urls[part]).map((part) => `${part} ${running.urls[part]}`);
+  throw new StartupError(
+    `castnet already runs on ${dataDir} (process ${running.pid}${urls.length > 0 ? `: ${urls.join(", ")}` : ""}); ` +
+      "stop it first, or start another stack with another --data-dir",
+  );
+}
+
+/**
  * Builds the stack (buildStack), has every part listen on its port, the hub's gRPC too, records the
  * run in the data directory (castnet.run.json: where the CLI's commands find the stack, and what
- * `castnet reset` refuses), then runs `reports.afterListen`.
+ * `castnet reset` refuses), then runs `reports.afterListen`. A data directory another castnet runs
+ * on, and a port in use, are refused first.
  */
 export async function startStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
   reports: StartReports = {},
 ): Promise<RunningStack> {
+  refuseRunningStack(config.dataDir);
+  await refuseBusyPorts(config);
   const built = await buildStack(config, logger, reports);
   const urls = built.urls;
   const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};

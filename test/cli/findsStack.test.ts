@@ -169,6 +169,17 @@ describe("a stack started from one folder, used from another", () => {
         "(--data-dir, CASTNET_DATA_DIR)",
     );
   });
+
+  it("refuses a second start on the same data directory before touching anything", async () => {
+    const run = await castnetIn(scratchDir(), user(), "start", ...FREE_PORTS);
+    assert.equal(run.status, 1);
+    const { urls } = readRunFile(dataDir);
+    assert.deepEqual(errorLines(run), [
+      `castnet: castnet already runs on ${dataDir} (process ${pid}: registry ${urls.registry}, ` +
+        `hub ${urls.hub}, api ${urls.api}, chain ${urls.chain}); stop it first, or start another ` +
+        "stack with another --data-dir",
+    ]);
+  });
 });
 
 describe("the data directory of a project", () => {

@@ -3,7 +3,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,29 +77,20 @@ describe("the castnet command", () => {
     assert.deepEqual(lines(result.stderr), ['castnet: unknown command "launch" (see castnet --help)']);
   });
 
-  it("answers a port in use with one line after the migrations, and a non-zero exit, leaving nothing running", async () => {
+  it("answers a port in use before anything else, naming the option that moves it, and exits non-zero", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
+    const dir = dataDir();
     try {
-      const result = castnet(
-        "start",
-        "--data-dir",
-        dataDir(),
-        "--hub-port",
-        String(port),
-        "--registry-port",
-        "0",
-        "--api-port",
-        "0",
-        "--chain-port",
-        "0",
-      );
+      const result = castnet("start", "--data-dir", dir, ...FREE_PORTS, "--hub-port", String(port));
       assert.equal(result.status, 1);
+      // No migrations first: the data directory is left as it was.
       assert.deepEqual(lines(result.stderr), [
-        ...NEW_DATA_DIR_MIGRATIONS,
-        `castnet: hub: port ${port} on 127.0.0.1 is already in use`,
+        `castnet: port ${port} is already in use on 127.0.0.1: move it with --hub-port, ` +
+          "or every port with --port-base N or --ports auto",
       ]);
+      assert.deepEqual(readdirSync(dir), []);
     } finally {
       blocker.close();
     }
