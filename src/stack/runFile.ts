@@ -3,6 +3,9 @@
  * `castnet start` writes it once the parts listen and removes it when they stop; a file left by a
  * process that died names a process that is gone, and counts as nothing. Every client command reads
  * it to talk to the stack of its data directory (src/cli/whichStack.ts).
+ *
+ * Beside it, `castnet.last-run.json` outlives the run: the database the last start used, so that
+ * `backup` and `reset` of a stopped PostgreSQL stack know its data is not in the directory.
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -18,6 +21,7 @@ export interface RunInfo {
 }
 
 const FILE = "castnet.run.json";
+const LAST_RUN = "castnet.last-run.json";
 
 /**
  * The data directories whose run file a stack of this process wrote: a run file naming this
@@ -36,6 +40,7 @@ export function writeRunFile(dataDir: string, info: RunInfo): () => void {
   const path = join(dataDir, FILE);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   writePrivate(path, info);
+  writePrivate(join(dataDir, LAST_RUN), { database: info.database });
   held.add(dataDir);
   return () => {
     rmSync(path, { force: true });
@@ -63,4 +68,11 @@ export function runningStack(dataDir: string): RunInfo | undefined {
     // EPERM: alive, but another user's process.
     return (error as NodeJS.ErrnoException).code === "EPERM" ? info : undefined;
   }
+}
+
+/** The database of the stack running on `dataDir`, else of the last one that ran there, if known. */
+export function lastDatabase(dataDir: string): RunInfo["database"] | undefined {
+  return (
+    runningStack(dataDir)?.database ?? readJson<Pick<RunInfo, "database">>(join(dataDir, LAST_RUN))?.database
+  );
 }
