@@ -63,8 +63,15 @@ export interface StartReports {
   /**
    * Work on the running stack before startStack returns, over the parts' HTTP APIs at `urls` (the
    * CLI's `--seed demo`, src/cli/seedOnStart.ts); a failure stops the stack as a failed start does.
+   * It stops early, throwing, once `signal` is aborted.
    */
-  afterListen?: (urls: Partial<Record<PartName, string>>) => Promise<void>;
+  afterListen?: (urls: Partial<Record<PartName, string>>, signal: AbortSignal | undefined) => Promise<void>;
+  /**
+   * Stops the start (a Ctrl+C while it runs): startStack then closes what it started, removes the
+   * run file and throws the signal's reason, as soon as the step under way (a part's migrations,
+   * the seed's current item) is done.
+   */
+  signal?: AbortSignal;
   /** Migrations of the named part's database. */
   migrations?: (part: PartName) => MigrationProgress;
   /** The hub's catch-up with the chain and the registry at start. */
@@ -260,6 +267,7 @@ export async function startStack(
     await built.close();
   });
   try {
+    reports.signal?.throwIfAborted();
     for (const { part, app } of built.parts) {
       urls[part] = await listen(app, part, config.host, config.ports[part]);
       routes[part] = app.routeInventory;
@@ -277,7 +285,8 @@ export async function startStack(
       ...(hubGrpc === undefined ? {} : { hubGrpc }),
       database: config.databaseUrl ? "postgres" : "sqlite",
     });
-    await reports.afterListen?.(urls);
+    reports.signal?.throwIfAborted();
+    await reports.afterListen?.(urls, reports.signal);
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

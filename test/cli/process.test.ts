@@ -12,6 +12,7 @@ import { CASTNET_MAIN, scratchDir, userEnv } from "../support/cli.js";
 import { FREE_PORTS } from "../support/ports.js";
 import { NEW_DATA_DIR_MIGRATIONS } from "./run.js";
 
+const ROOT = join(import.meta.dirname, "../..");
 const env = { ...userEnv(), CASTNET_LOG_LEVEL: "silent" };
 
 function castnet(...args: string[]) {
@@ -94,6 +95,57 @@ describe("the castnet command", () => {
     } finally {
       blocker.close();
     }
+  });
+
+  it("stops cleanly on Ctrl+C during the seed, through npm start: exit 0, a last line, nothing left behind", async (t) => {
+    const dir = dataDir();
+    const npm = spawn(
+      "npm",
+      [
+        "start",
+        "--prefix",
+        ROOT,
+        "--ignore-scripts",
+        "--",
+        "--data-dir",
+        dir,
+        ...FREE_PORTS,
+        "--seed",
+        "demo",
+      ],
+      {
+        cwd: scratchDir(),
+        env: { ...env, npm_config_update_notifier: "false" },
+        // Its own process group: Ctrl+C at a terminal signals the whole foreground group, npm and castnet.
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    t.after(() => {
+      if (npm.exitCode === null) process.kill(-npm.pid!, "SIGKILL");
+    });
+    let stdout = "";
+    let stderr = "";
+    npm.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    npm.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | string | null>((resolve) =>
+      npm.on("close", (code, signal) => resolve(code ?? signal)),
+    );
+    const deadline = Date.now() + 30_000;
+    while (!stderr.includes("seeding the demo:") && Date.now() < deadline && npm.exitCode === null)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.match(stderr, /seeding the demo: \d+ of \d+/, stdout + stderr);
+    process.kill(-npm.pid!, "SIGINT");
+    assert.equal(await exited, 0, stdout + stderr);
+    assert.ok(!stdout.includes("Press Ctrl+C"), "the seed was under way");
+    assert.deepEqual(lines(stdout).slice(-2), ["SIGINT: stopping castnet…", "castnet stopped"]);
+    // The databases closed (no write-ahead logs left) and the run file removed.
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((f) => /-(wal|shm)$/.test(f) || f === "castnet.run.json")
+        .sort(),
+      [],
+    );
   });
 
   it("stops cleanly on a SIGTERM sent the moment it says it is running", async (t) => {
