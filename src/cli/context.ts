@@ -37,7 +37,7 @@ export function withOptions(
     command.addOption(
       new Option(
         `--${part}-url <url>`,
-        `the ${PARTS[part].title} (default: the castnet running on the data directory's, else ${defaultUrl(part)})`,
+        `the ${PARTS[part].title} (default: that of the castnet running on the data directory, else ${defaultUrl(part)})`,
       ).env(`CASTNET_${part.toUpperCase()}_URL`),
     );
   }
@@ -47,10 +47,12 @@ export function withOptions(
     );
   if (parts.includes("hub"))
     command.addOption(
-      new Option("--network <network>", "the network messages are signed for")
+      new Option(
+        "--network <network>",
+        "the network messages are signed for (default: that of the castnet running on the data directory, else mainnet)",
+      )
         .choices(["mainnet", "testnet", "devnet"])
-        .env("CASTNET_NETWORK")
-        .default(START_OPTIONS.network!.default),
+        .env("CASTNET_NETWORK"),
     );
   command.addOption(
     new Option(
@@ -83,6 +85,8 @@ function findStack(command: Command, parts: readonly PartName[]): void {
   for (const note of stack.notes) console.error(note);
   command.setOptionValue("dataDir", stack.dataDir);
   for (const part of parts) command.setOptionValue(urlOption(part), stack.urls[part]);
+  if (parts.includes("hub") && options.network === undefined)
+    command.setOptionValue("network", stack.network ?? START_OPTIONS.network!.default);
   command.setOptionValue("keystoreRefusal", stack.keystoreRefusal);
 }
 

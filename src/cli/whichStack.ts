@@ -2,8 +2,9 @@
  * Which stack a client command talks to, and which keystore it uses. The data directory is the one
  * named (`--data-dir`, `CASTNET_DATA_DIR`) or found (src/stack/dataDir.ts); each part's URL is the
  * one given (`--hub-url`, `CASTNET_HUB_URL`, …), else the one the run file of the castnet running
- * on that directory lists (src/stack/runFile.ts), else `castnet start`'s default port. So a stack
- * started on other ports (`--port-base`, `--ports auto`) is found by its data directory alone.
+ * on that directory lists (src/stack/runFile.ts), else `castnet start`'s default port; and the
+ * network messages are signed for is that castnet's unless given. So a stack started on other
+ * ports (`--port-base`, `--ports auto`) or another network is found by its data directory alone.
  *
  * The keystore's accounts are fids of one stack: the stack running on its data directory. A command
  * that uses the keystore with another stack would register a fid on one and keep it for the other,
@@ -12,7 +13,7 @@
 import { resolve } from "node:path";
 import { isLoopback } from "../http/index.js";
 import { findDataDir } from "../stack/dataDir.js";
-import { START_OPTIONS } from "../stack/options.js";
+import { type Network, START_OPTIONS } from "../stack/options.js";
 import { type PartName, PARTS } from "../stack/parts.js";
 import { runningStack } from "../stack/runFile.js";
 
@@ -26,6 +27,8 @@ export interface StackChoice {
   dataDir: string;
   /** The URL of each part the command calls. */
   urls: Partial<Record<PartName, string>>;
+  /** The network of the castnet running on `dataDir`: the one to sign messages for, unless given. */
+  network: Network | undefined;
   /** What the user may not expect (a data directory other than ./.castnet, a stack on other ports): stderr lines. */
   notes: string[];
   /** Why this command may not use the keystore of `dataDir` with these URLs; undefined when it may. */
@@ -74,7 +77,13 @@ export function chooseStack(
       `talking to the castnet running on ${dataDir} (process ${running.pid}): ` +
         fromRunFile.map((part) => `${part} ${urls[part]}`).join(", "),
     );
-  return { dataDir, urls, notes, keystoreRefusal: keystoreRefusal(parts, given.urls, dataDir, running) };
+  return {
+    dataDir,
+    urls,
+    network: running?.network,
+    notes,
+    keystoreRefusal: keystoreRefusal(parts, given.urls, dataDir, running),
+  };
 }
 
 function keystoreRefusal(

@@ -9,6 +9,7 @@
  */
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Network } from "./options.js";
 import type { PartName } from "./parts.js";
 
 export interface RunInfo {
@@ -17,6 +18,8 @@ export interface RunInfo {
   urls: Partial<Record<PartName, string>>;
   /** host:port of the hub's gRPC API, when the process serves the hub. */
   hubGrpc?: string;
+  /** The network the hub takes messages for: what the CLI signs them for. */
+  network: Network;
   database: "sqlite" | "postgres";
 }
 

@@ -283,6 +283,7 @@ export async function startStack(
         }),
       ),
       ...(hubGrpc === undefined ? {} : { hubGrpc }),
+      network: config.network,
       database: config.databaseUrl ? "postgres" : "sqlite",
     });
     reports.signal?.throwIfAborted();

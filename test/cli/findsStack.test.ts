@@ -18,8 +18,14 @@ interface RunFile {
   pid: number;
   urls: Record<string, string>;
   hubGrpc: string;
+  network: string;
   database: string;
 }
+
+const readKeystore = (dataDir: string) =>
+  JSON.parse(readFileSync(join(dataDir, "keystore.json"), "utf8")) as {
+    accounts: Record<string, { fid: number }>;
+  };
 
 const readRunFile = (dataDir: string) =>
   JSON.parse(readFileSync(join(dataDir, "castnet.run.json"), "utf8")) as RunFile;
@@ -66,7 +72,7 @@ describe("a stack started from one folder, used from another", () => {
   let pid: number;
 
   before(async () => {
-    castnet = await startCastnetProcess([...FREE_PORTS, "--block-time", "0"], {
+    castnet = await startCastnetProcess([...FREE_PORTS, "--block-time", "0", "--network", "devnet"], {
       cwd: startedIn,
       env: { HOME: home, CASTNET_LOG_LEVEL: "warn" },
     });
@@ -96,6 +102,19 @@ describe("a stack started from one folder, used from another", () => {
       custody: string;
     };
     assert.equal(onChain.custody.toLowerCase(), dora.custodyAddress.toLowerCase());
+  });
+
+  it("signs messages for that stack's network", async () => {
+    const run = await castnetIn(elsewhere, user(), "profile", "set", "--display", "Dora", "--as", "dora");
+    assert.equal(run.status, 0, run.stderr);
+    const fid = readKeystore(dataDir).accounts.dora!.fid;
+    const { messages } = (await (await fetch(`${castnet.urls.hub}/v1/userDataByFid?fid=${fid}`)).json()) as {
+      messages: { data: { network: string; userDataBody: { value: string } } }[];
+    };
+    assert.deepEqual(
+      messages.map((m) => [m.data.network, m.data.userDataBody.value]),
+      [["SOCIAL_NETWORK_DEVNET", "Dora"]],
+    );
   });
 
   it("reads every part's URL from the run file", async () => {
