@@ -1,6 +1,7 @@
 // Runs every *.test.ts under test/ with Node's own test runner (Node 20 has no --test globs).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { availableParallelism } from "node:os";
 import { dirname, join } from "node:path";
 
@@ -51,10 +52,26 @@ if (files.some((f) => !f.startsWith(join("test", "unit")))) {
   const build = spawnSync("npm", ["run", "-s", "build"], { stdio: "inherit" });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
+// No test may use castnet's default ports: the suite must pass beside the castnet a developer runs
+// on them (the README's tour). While the tests run, this process holds every one of them that is
+// free and drops each connection to it, so that a test that binds one, or calls one, fails here too.
+const DEFAULT_PORTS = [2280, 2281, 2282, 2283, 2284];
+const held = await Promise.all(
+  DEFAULT_PORTS.map(
+    (port) =>
+      new Promise((resolve) => {
+        const server = createServer((socket) => socket.destroy());
+        // Taken already: by a castnet of the developer's, which the tests must leave alone as well.
+        server.once("error", () => resolve(undefined));
+        server.listen(port, "127.0.0.1", () => resolve(server));
+      }),
+  ),
+);
 // One file more than there are cores: many files spend much of their time waiting for a stack
 // they started, for PostgreSQL or for the browser (two at once on 2 cores kept 1.5 cores busy).
 const concurrency = availableParallelism() + 1;
-const result = spawnSync(
+// Not spawnSync: the held ports must answer (by dropping) while the tests run.
+const tests = spawn(
   process.execPath,
   ["--import", "tsx", "--test", `--test-concurrency=${concurrency}`, ...files],
   {
@@ -62,4 +79,6 @@ const result = spawnSync(
     env: { ...process.env, CASTNET_TEST_BUILT: "1" },
   },
 );
-process.exit(result.status ?? 1);
+const status = await new Promise((resolve) => tests.on("close", (code) => resolve(code ?? 1)));
+for (const server of held) server?.close();
+process.exit(status);

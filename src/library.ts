@@ -66,9 +66,7 @@ const HUB_SEES_SIGNER_MS = 30_000;
 
 /** The `castnet start` flags for the options: every port free (0), the environment left out. */
 function startFlags(options: StartCastnetOptions<PartName>, parts: readonly PartName[], dataDir: string) {
-  const flags = ["--data-dir", dataDir, "--only", parts.join(",")];
-  for (const port of ["registry-port", "hub-port", "hub-grpc-port", "api-port", "chain-port"])
-    flags.push(`--${port}`, "0");
+  const flags = ["--data-dir", dataDir, "--only", parts.join(","), "--ports", "auto"];
   flags.push("--block-time", String(options.blockTimeSeconds ?? 0));
   flags.push("--log-level", options.logLevel ?? "silent", "--host", options.host ?? "127.0.0.1");
   if (options.naming !== undefined) flags.push("--naming", options.naming);

@@ -1,8 +1,7 @@
 /**
- * What every everyday command shares: the parts' URLs (flags with start's default ports and the
- * same environment variables), the keystore, `--as`, `--json`, and how a result is printed.
+ * What every everyday command shares: the data directory and the parts' URLs (whichStack.ts finds
+ * the stack), the keystore, `--as`, `--json`, and how a result is printed.
  */
-import { resolve } from "node:path";
 import { type Command, Option } from "commander";
 import { httpChainClient } from "../interfaces/chainHttp.js";
 import { SocialNetwork } from "../protocol/generated/message.js";
@@ -10,17 +9,20 @@ import { clientApiClient } from "./http/clientApi.js";
 import { hubClient } from "./http/hub.js";
 import { registryClient } from "./http/registry.js";
 import { Keystore, type StoredAccount } from "../wallet/keystore.js";
+import { DEFAULT_DATA_DIR } from "../stack/dataDir.js";
 import { START_OPTIONS } from "../stack/options.js";
 import { type PartName, PARTS } from "../stack/parts.js";
 import { UsageError } from "../usageError.js";
+import { CliError } from "./http/request.js";
+import { chooseStack, defaultUrl, type GivenUrl } from "./whichStack.js";
 
-function startDefault(name: string): string {
-  return START_OPTIONS[name]!.default!;
-}
+const urlOption = (part: PartName) => `${part}Url` as const;
 
 /**
  * The options a command takes: the parts it calls, the keystore (to name accounts), an account that
- * acts (`--as`, which needs the keystore), --json.
+ * acts (`--as`, which needs the keystore), --json. Every command takes --data-dir: the stack it
+ * talks to is the one running there. Before the action, a hook fills in the data directory and each
+ * part's URL that was not given, and prints on stderr what the user may not expect of them.
  */
 export function withOptions(
   command: Command,
@@ -33,9 +35,10 @@ export function withOptions(
 ): Command {
   for (const part of parts) {
     command.addOption(
-      new Option(`--${part}-url <url>`, `the ${PARTS[part].title}`)
-        .env(`CASTNET_${part.toUpperCase()}_URL`)
-        .default(`http://127.0.0.1:${startDefault(`${part}-port`)}`),
+      new Option(
+        `--${part}-url <url>`,
+        `the ${PARTS[part].title} (default: that of the castnet running on the data directory, else ${defaultUrl(part)})`,
+      ).env(`CASTNET_${part.toUpperCase()}_URL`),
     );
   }
   if (parts.includes("api") || parts.includes("chain"))
@@ -44,18 +47,20 @@ export function withOptions(
     );
   if (parts.includes("hub"))
     command.addOption(
-      new Option("--network <network>", "the network messages are signed for")
+      new Option(
+        "--network <network>",
+        "the network messages are signed for (default: that of the castnet running on the data directory, else mainnet)",
+      )
         .choices(["mainnet", "testnet", "devnet"])
-        .env("CASTNET_NETWORK")
-        .default(startDefault("network")),
+        .env("CASTNET_NETWORK"),
     );
+  command.addOption(
+    new Option(
+      "--data-dir <dir>",
+      `where the keystore is, and the run file of the castnet running there (default: ${DEFAULT_DATA_DIR})`,
+    ).env("CASTNET_DATA_DIR"),
+  );
   if (keystore || account)
-    command.addOption(
-      new Option("--data-dir <dir>", "where the keystore is (as for start)")
-        .env("CASTNET_DATA_DIR")
-        .default(startDefault("data-dir")),
-    );
-  if (account)
     command.addOption(
       new Option(
         "--as <account|token>",
@@ -63,7 +68,31 @@ export function withOptions(
       ),
     );
   if (json) command.addOption(new Option("--json", "print the result as one JSON document"));
-  return command;
+  // A group's hook also runs before its subcommands' actions (cast before cast remove): only its own.
+  return command.hook("preAction", (_, acting) => {
+    if (acting === command) findStack(command, parts);
+  });
+}
+
+/** Fills in `command`'s data directory and part URLs (whichStack.ts), and says what it chose. */
+function findStack(command: Command, parts: readonly PartName[]): void {
+  const options = command.opts<CommonOptions>();
+  const given: Partial<Record<PartName, GivenUrl>> = {};
+  for (const part of parts) {
+    const url = options[urlOption(part)];
+    const from =
+      command.getOptionValueSource(urlOption(part)) === "env"
+        ? `CASTNET_${part.toUpperCase()}_URL`
+        : `--${part}-url`;
+    if (url !== undefined) given[part] = { url, from };
+  }
+  const stack = chooseStack(parts, { dataDir: options.dataDir, urls: given });
+  for (const note of stack.notes) console.error(note);
+  command.setOptionValue("dataDir", stack.dataDir);
+  for (const part of parts) command.setOptionValue(urlOption(part), stack.urls[part]);
+  if (parts.includes("hub") && options.network === undefined)
+    command.setOptionValue("network", stack.network ?? START_OPTIONS.network!.default);
+  command.setOptionValue("keystoreRefusal", stack.keystoreRefusal);
 }
 
 export interface CommonOptions {
@@ -76,6 +105,8 @@ export interface CommonOptions {
   dataDir?: string;
   as?: string;
   json?: boolean;
+  /** Set before the action (whichStack.ts): why the keystore may not be used with these URLs. */
+  keystoreRefusal?: string;
 }
 
 const NETWORKS = {
@@ -99,8 +130,10 @@ export function contextOf(options: CommonOptions) {
     /** What operator writes carry when castnet runs with an admin token (loopback needs none). */
     operatorHeaders: options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : undefined,
     network: NETWORKS[options.network ?? "mainnet"],
+    /** The keystore of the data directory, once it is sure to belong to the stack the command talks to. */
     keystore(): Keystore {
-      keystore ??= new Keystore(resolve(options.dataDir ?? startDefault("data-dir")));
+      if (options.keystoreRefusal !== undefined) throw new CliError(options.keystoreRefusal);
+      keystore ??= new Keystore(options.dataDir!);
       return keystore;
     },
     /** The account that acts: `--as`, else the one in use, else the only one. */

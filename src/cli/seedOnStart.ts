@@ -1,6 +1,6 @@
 /** `castnet start --seed demo`: the demo world, seeded once the stack listens (StartReports.afterListen). */
 import type { StackConfig } from "../stack/options.js";
-import type { PartName } from "../stack/parts.js";
+import type { StartReports } from "../stack/stack.js";
 import { contextOf } from "./context.js";
 import type { Progress } from "./progress.js";
 import { seedDemo } from "./seed/index.js";
@@ -10,12 +10,9 @@ import { seedDemo } from "./seed/index.js";
  * as `castnet seed demo` makes it against a running stack; nothing unless `--seed demo` was given.
  * The seed shows its own progress on stderr when not given a `progress`.
  */
-export function seedOnStart(
-  config: StackConfig,
-  progress?: Progress,
-): ((urls: Partial<Record<PartName, string>>) => Promise<void>) | undefined {
+export function seedOnStart(config: StackConfig, progress?: Progress): StartReports["afterListen"] {
   if (config.seed !== "demo") return undefined;
-  return async (urls) => {
+  return async (urls, signal) => {
     await seedDemo(
       contextOf({
         hubUrl: urls.hub,
@@ -27,6 +24,7 @@ export function seedOnStart(
         dataDir: config.dataDir,
       }),
       progress,
+      signal,
     );
   };
 }

@@ -12,6 +12,15 @@ export function port(name: string, value: string): number {
   return n;
 }
 
+/** The first of `count` consecutive ports, each of them above 0. */
+export function portBase(name: string, value: string, count: number): number {
+  const n = Number(value);
+  const highest = 65536 - count;
+  if (!/^\d+$/.test(value) || n < 1 || n > highest)
+    throw new UsageError(`--${name} must be a port number from 1 to ${highest}, got "${value}"`);
+  return n;
+}
+
 export function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`);

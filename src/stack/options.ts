@@ -3,6 +3,7 @@ import { Command, CommanderError, Option } from "commander";
 import type { HttpOptions } from "../http/index.js";
 import type { NamingProfileName } from "../protocol/naming.js";
 import type { DatabaseConfig } from "../storage/index.js";
+import { DEFAULT_DATA_DIR, findDataDir } from "./dataDir.js";
 import { DEFAULT_CONFIG_FILE, type PartSettings, readConfigFile } from "./configFile.js";
 import {
   baseUrl,
@@ -12,6 +13,7 @@ import {
   oneOf,
   origins,
   port,
+  portBase,
   readSecretFile,
   registryAdmins,
 } from "./optionValues.js";
@@ -25,6 +27,8 @@ export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" |
 
 export interface StackConfig {
   dataDir: string;
+  /** Why castnet chose `dataDir` when none was named and it is not ./.castnet (dataDir.ts). */
+  dataDirFound: string | undefined;
   host: string;
   ports: Record<PartName, number>;
   hubGrpcPort: number;
@@ -71,8 +75,19 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
     env: "CASTNET_CONFIG",
     help: `JSON file of start options and per-part settings (default ./${DEFAULT_CONFIG_FILE} when present)`,
   },
-  "data-dir": { env: "CASTNET_DATA_DIR", default: "./.castnet", help: "where the embedded databases live" },
+  "data-dir": {
+    env: "CASTNET_DATA_DIR",
+    help: `where the embedded databases, the keystore and the run file live (default: ${DEFAULT_DATA_DIR})`,
+  },
   host: { env: "CASTNET_HOST", default: "127.0.0.1", help: "address to listen on" },
+  "port-base": {
+    env: "CASTNET_PORT_BASE",
+    help: "N: registry N, hub N+1, client API N+2, hub gRPC N+3, devchain N+4 (a port option set beside it wins)",
+  },
+  ports: {
+    env: "CASTNET_PORTS",
+    help: "auto: every port free, chosen by the system (a port option set beside it wins)",
+  },
   "registry-port": { env: "CASTNET_REGISTRY_PORT", default: "2280", help: "name registry port" },
   "hub-port": { env: "CASTNET_HUB_PORT", default: "2281", help: "hub port" },
   "api-port": { env: "CASTNET_API_PORT", default: "2282", help: "client API port" },
@@ -250,16 +265,20 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     throw new UsageError("--hub-grpc-tls-cert and --hub-grpc-tls-key go together");
 
   const seed = value("seed");
+  const named = value("data-dir");
+  const found = named === undefined ? findDataDir(env) : undefined;
+  const ports = choosePorts((name) => given(name) ?? file.options[name]);
   const config: StackConfig = {
-    dataDir: resolve(value("data-dir")!),
+    dataDir: resolve(named ?? found!.path),
+    dataDirFound: found?.why,
     host: value("host")!,
     ports: {
-      registry: port("registry-port", value("registry-port")!),
-      hub: port("hub-port", value("hub-port")!),
-      api: port("api-port", value("api-port")!),
-      chain: port("chain-port", value("chain-port")!),
+      registry: ports["registry-port"],
+      hub: ports["hub-port"],
+      api: ports["api-port"],
+      chain: ports["chain-port"],
     },
-    hubGrpcPort: port("hub-grpc-port", value("hub-grpc-port")!),
+    hubGrpcPort: ports["hub-grpc-port"],
     hubGrpcTls: tlsCert && tlsKey ? { cert: resolve(tlsCert), key: resolve(tlsKey) } : undefined,
     only,
     urls: {
@@ -313,6 +332,34 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
   if (config.seed && config.only.length < PART_NAMES.length)
     throw new UsageError("--seed demo fills all four parts: start them together (no --only)");
   return config;
+}
+
+/** Every listener's port option, in the order of the default ports (2280 to 2284) and of --port-base. */
+const PORT_OPTIONS = ["registry-port", "hub-port", "api-port", "hub-grpc-port", "chain-port"] as const;
+
+/**
+ * Each listener's port: its own option, wherever it was set (`set` says); else its place after
+ * --port-base N, or 0 (a free port) under --ports auto; else its default.
+ */
+function choosePorts(
+  set: (name: string) => string | undefined,
+): Record<(typeof PORT_OPTIONS)[number], number> {
+  const base = set("port-base");
+  const auto = set("ports");
+  if (base !== undefined && auto !== undefined)
+    throw new UsageError("give either --port-base or --ports auto, not both");
+  if (auto !== undefined) oneOf("ports", auto, ["auto"] as const);
+  const first = base === undefined ? undefined : portBase("port-base", base, PORT_OPTIONS.length);
+  const chosen = (name: (typeof PORT_OPTIONS)[number], place: number): number => {
+    const own = set(name);
+    if (own !== undefined) return port(name, own);
+    if (first !== undefined) return first + place;
+    return auto === undefined ? port(name, START_OPTIONS[name]!.default!) : 0;
+  };
+  return Object.fromEntries(PORT_OPTIONS.map((name, place) => [name, chosen(name, place)])) as Record<
+    (typeof PORT_OPTIONS)[number],
+    number
+  >;
 }
 
 function requireUrls(config: StackConfig): void {

@@ -26,8 +26,9 @@ import type { ActivitySource } from "../interfaces/activity.js";
 import { mountExplorer } from "./explorer.js";
 import { ensureApprovalKey } from "../wallet/approvalKey.js";
 import { type StackConfig, databaseFor } from "./options.js";
-import type { PartName } from "./parts.js";
-import { writeRunFile } from "./runFile.js";
+import { type PartName, PART_NAMES } from "./parts.js";
+import { refuseBusyPorts } from "./busyPorts.js";
+import { runningStack, writeRunFile } from "./runFile.js";
 import { type SecretFile, secureStart } from "./secrets.js";
 
 export interface RunningStack {
@@ -62,8 +63,15 @@ export interface StartReports {
   /**
    * Work on the running stack before startStack returns, over the parts' HTTP APIs at `urls` (the
    * CLI's `--seed demo`, src/cli/seedOnStart.ts); a failure stops the stack as a failed start does.
+   * It stops early, throwing, once `signal` is aborted.
    */
-  afterListen?: (urls: Partial<Record<PartName, string>>) => Promise<void>;
+  afterListen?: (urls: Partial<Record<PartName, string>>, signal: AbortSignal | undefined) => Promise<void>;
+  /**
+   * Stops the start (a Ctrl+C while it runs): startStack then closes what it started, removes the
+   * run file and throws the signal's reason, as soon as the step under way (a part's migrations,
+   * the seed's current item) is done.
+   */
+  signal?: AbortSignal;
   /** Migrations of the named part's database. */
   migrations?: (part: PartName) => MigrationProgress;
   /** The hub's catch-up with the chain and the registry at start. */
@@ -223,15 +231,32 @@ export async function buildStack(
 }
 
 /**
+ * Refuses a start on a data directory castnet already runs on, before anything is touched: the
+ * second start would migrate the same databases and then fail on a port, or share them.
+ */
+function refuseRunningStack(dataDir: string): void {
+  const running = runningStack(dataDir);
+  if (running === undefined) return;
+  const urls = PART_NAMES.filter((part) => running.urls[part]).map((part) => `${part} ${running.urls[part]}`);
+  throw new StartupError(
+    `castnet already runs on ${dataDir} (process ${running.pid}${urls.length > 0 ? `: ${urls.join(", ")}` : ""}); ` +
+      "stop it first, or start another stack with another --data-dir",
+  );
+}
+
+/**
  * Builds the stack (buildStack), has every part listen on its port, the hub's gRPC too, records the
- * run in the data directory (castnet.run.json, for `castnet reset` and `status`), then runs
- * `reports.afterListen`.
+ * run in the data directory (castnet.run.json: where the CLI's commands find the stack, and what
+ * `castnet reset` refuses), then runs `reports.afterListen`. A data directory another castnet runs
+ * on, and a port in use, are refused first.
  */
 export async function startStack(
   config: StackConfig,
   logger: Logger = createLogger(config.logLevel),
   reports: StartReports = {},
 ): Promise<RunningStack> {
+  refuseRunningStack(config.dataDir);
+  await refuseBusyPorts(config);
   const built = await buildStack(config, logger, reports);
   const urls = built.urls;
   const routes: Partial<Record<PartName, readonly RouteEntry[]>> = {};
@@ -242,6 +267,7 @@ export async function startStack(
     await built.close();
   });
   try {
+    reports.signal?.throwIfAborted();
     for (const { part, app } of built.parts) {
       urls[part] = await listen(app, part, config.host, config.ports[part]);
       routes[part] = app.routeInventory;
@@ -249,10 +275,19 @@ export async function startStack(
     if (built.grpc !== undefined) hubGrpc = await listenGrpc(built.grpc, config.host, config.hubGrpcPort);
     removeRunFile = writeRunFile(config.dataDir, {
       pid: process.pid,
-      urls,
+      // The stack's parts wherever they run, those elsewhere (--only) too, in the order users read them.
+      urls: Object.fromEntries(
+        PART_NAMES.flatMap((part) => {
+          const url = urls[part] ?? config.urls[part];
+          return url === undefined ? [] : [[part, url]];
+        }),
+      ),
+      ...(hubGrpc === undefined ? {} : { hubGrpc }),
+      network: config.network,
       database: config.databaseUrl ? "postgres" : "sqlite",
     });
-    await reports.afterListen?.(urls);
+    reports.signal?.throwIfAborted();
+    await reports.afterListen?.(urls, reports.signal);
   } catch (error) {
     await close().catch(() => undefined);
     throw error;

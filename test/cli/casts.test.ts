@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
-import { castnetFrom, errorLines, json } from "./run.js";
+import { castnetIn, errorLines, json } from "./run.js";
 
 const HASH = /^0x[0-9a-f]{40}$/;
 /** A hash no cast has. */
@@ -27,7 +27,7 @@ describe("what the cast commands refer to", () => {
   let castnet: RunningCastnet;
   let env: NodeJS.ProcessEnv;
   let hubUrl: string;
-  const run = (...args: string[]) => castnetFrom(join(dir, "user"), env, ...args);
+  const run = (...args: string[]) => castnetIn(join(dir, "user"), env, ...args);
   const hub = async <T>(path: string): Promise<T> => (await (await fetch(hubUrl + path)).json()) as T;
 
   before(async () => {

@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { parseStartOptions } from "../../src/stack/options.js";
 import { type RunningStack, startStack } from "../../src/stack/stack.js";
 import { createLogger } from "../../src/http/index.js";
+import { testEngines } from "../support/databases.js";
 import { FREE_PORTS } from "../support/ports.js";
 import { castnet, errorLines, json } from "./run.js";
 
@@ -140,3 +141,61 @@ describe("the maintenance commands", () => {
     );
   });
 });
+
+for (const engine of (await testEngines()).filter((e) => e.engine === "postgres")) {
+  describe(
+    "backup and reset of a stack kept in PostgreSQL, from a shell without DATABASE_URL",
+    {
+      skip: engine.skip,
+    },
+    () => {
+      let dir: string;
+      let drop: () => Promise<void>;
+      let stack: RunningStack | undefined;
+
+      before(async () => {
+        dir = mkdtempSync(join(tmpdir(), "castnet-maintenance-pg-"));
+        const created = await engine.create();
+        drop = created.drop;
+        const url = created.config.engine === "postgres" ? created.config.url : "";
+        stack = await startStack(
+          parseStartOptions(["--data-dir", dir, "--block-time", "0", ...FREE_PORTS], { DATABASE_URL: url }),
+          createLogger("silent"),
+        );
+        json(await castnet({ CASTNET_DATA_DIR: dir }, "account", "create", "alice", "--json"));
+      });
+
+      after(async () => {
+        await stack?.close();
+        await drop?.();
+        rmSync(dir, { recursive: true, force: true });
+      });
+
+      it("refuses them with the pg_dump and dropdb advice, while it runs and once it has stopped", async () => {
+        for (const state of ["running", "stopped"]) {
+          if (state === "stopped") {
+            await stack!.close();
+            stack = undefined;
+          }
+          const target = join(dir, `backup-${state}`);
+          const backup = await castnet({ CASTNET_DATA_DIR: dir }, "backup", target);
+          assert.equal(backup.status, 1, state);
+          assert.deepEqual(errorLines(backup), [
+            `castnet: castnet backup works on the embedded SQLite files; the castnet of ${dir} keeps its ` +
+              'data in PostgreSQL: back it up with pg_dump (pg_dump --format=custom --file=castnet.dump "$DATABASE_URL"; ' +
+              "restore with pg_restore)",
+          ]);
+          assert.equal(existsSync(target), false, state);
+
+          const reset = await castnet({ CASTNET_DATA_DIR: dir }, "reset", "--yes");
+          assert.equal(reset.status, 1, state);
+          assert.deepEqual(errorLines(reset), [
+            `castnet: castnet reset works on the embedded SQLite files; the castnet of ${dir} keeps its ` +
+              "data in PostgreSQL: drop and create that database (dropdb, createdb) while castnet is stopped",
+          ]);
+          assert.ok(existsSync(join(dir, "keystore.json")), state);
+        }
+      });
+    },
+  );
+}

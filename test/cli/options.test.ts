@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { databaseFor, parseStartOptions } from "../../src/stack/options.js";
 import { UsageError } from "../../src/usageError.js";
 
 describe("castnet start options", () => {
-  it("defaults to the whole stack on the documented ports with SQLite in ./.castnet", () => {
+  it("defaults to the whole stack on the documented ports with SQLite in the data directory", () => {
     const config = parseStartOptions([], {});
     assert.deepEqual(config.ports, { registry: 2280, hub: 2281, api: 2282, chain: 2284 });
     assert.equal(config.hubGrpcPort, 2283);
     assert.deepEqual(config.only, ["registry", "hub", "api", "chain"]);
     assert.equal(config.host, "127.0.0.1");
-    assert.equal(config.dataDir, resolve(".castnet"));
     assert.equal(config.naming, "neutral");
     assert.equal(config.network, "mainnet");
     assert.equal(config.blockTimeSeconds, 1);
@@ -19,7 +18,7 @@ describe("castnet start options", () => {
     assert.equal(config.deeplink, "page");
     assert.deepEqual(databaseFor(config, "hub"), {
       engine: "sqlite",
-      path: resolve(".castnet", "hub.sqlite"),
+      path: join(config.dataDir, "hub.sqlite"),
     });
   });
 
@@ -52,6 +51,41 @@ describe("castnet start options", () => {
     assert.equal(config.blockTimeSeconds, 0);
     assert.equal(config.adminToken, "s3cret");
     assert.equal(config.logLevel, "warn");
+  });
+
+  it("places the five listeners from --port-base N, or on free ports with --ports auto; a port option wins", () => {
+    const ports = (args: string[], env: NodeJS.ProcessEnv = {}) => {
+      const config = parseStartOptions(args, env);
+      return { ...config.ports, hubGrpc: config.hubGrpcPort };
+    };
+    assert.deepEqual(ports(["--port-base", "3280"]), {
+      registry: 3280,
+      hub: 3281,
+      api: 3282,
+      hubGrpc: 3283,
+      chain: 3284,
+    });
+    assert.deepEqual(ports([], { CASTNET_PORT_BASE: "4000", CASTNET_HUB_GRPC_PORT: "5000" }), {
+      registry: 4000,
+      hub: 4001,
+      api: 4002,
+      hubGrpc: 5000,
+      chain: 4004,
+    });
+    assert.deepEqual(ports(["--ports", "auto", "--api-port", "3002"]), {
+      registry: 0,
+      hub: 0,
+      api: 3002,
+      hubGrpc: 0,
+      chain: 0,
+    });
+    for (const [args, message] of [
+      [["--port-base", "65532"], '--port-base must be a port number from 1 to 65531, got "65532"'],
+      [["--port-base", "0"], '--port-base must be a port number from 1 to 65531, got "0"'],
+      [["--ports", "free"], '--ports must be one of auto, got "free"'],
+      [["--ports", "auto", "--port-base", "3000"], "give either --port-base or --ports auto, not both"],
+    ] as const)
+      assert.throws(() => parseStartOptions([...args], {}), new UsageError(message));
   });
 
   it("puts every part in one PostgreSQL database when DATABASE_URL is set", () => {

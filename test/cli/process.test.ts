@@ -3,19 +3,20 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { CASTNET_MAIN } from "../support/cli.js";
+import { CASTNET_MAIN, scratchDir, userEnv } from "../support/cli.js";
 import { FREE_PORTS } from "../support/ports.js";
 import { NEW_DATA_DIR_MIGRATIONS } from "./run.js";
 
-const env = { ...process.env, CASTNET_LOG_LEVEL: "silent" };
+const ROOT = join(import.meta.dirname, "../..");
+const env = { ...userEnv(), CASTNET_LOG_LEVEL: "silent" };
 
 function castnet(...args: string[]) {
-  return spawnSync(process.execPath, [CASTNET_MAIN, ...args], { encoding: "utf8", env });
+  return spawnSync(process.execPath, [CASTNET_MAIN, ...args], { cwd: scratchDir(), encoding: "utf8", env });
 }
 
 function lines(text: string): string[] {
@@ -77,32 +78,74 @@ describe("the castnet command", () => {
     assert.deepEqual(lines(result.stderr), ['castnet: unknown command "launch" (see castnet --help)']);
   });
 
-  it("answers a port in use with one line after the migrations, and a non-zero exit, leaving nothing running", async () => {
+  it("answers a port in use before anything else, naming the option that moves it, and exits non-zero", async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
     const port = (blocker.address() as { port: number }).port;
+    const dir = dataDir();
     try {
-      const result = castnet(
-        "start",
-        "--data-dir",
-        dataDir(),
-        "--hub-port",
-        String(port),
-        "--registry-port",
-        "0",
-        "--api-port",
-        "0",
-        "--chain-port",
-        "0",
-      );
+      const result = castnet("start", "--data-dir", dir, ...FREE_PORTS, "--hub-port", String(port));
       assert.equal(result.status, 1);
+      // No migrations first: the data directory is left as it was.
       assert.deepEqual(lines(result.stderr), [
-        ...NEW_DATA_DIR_MIGRATIONS,
-        `castnet: hub: port ${port} on 127.0.0.1 is already in use`,
+        `castnet: port ${port} is already in use on 127.0.0.1: move it with --hub-port, ` +
+          "or every port with --port-base N or --ports auto",
       ]);
+      assert.deepEqual(readdirSync(dir), []);
     } finally {
       blocker.close();
     }
+  });
+
+  it("stops cleanly on Ctrl+C during the seed, through npm start: exit 0, a last line, nothing left behind", async (t) => {
+    const dir = dataDir();
+    const npm = spawn(
+      "npm",
+      [
+        "start",
+        "--prefix",
+        ROOT,
+        "--ignore-scripts",
+        "--",
+        "--data-dir",
+        dir,
+        ...FREE_PORTS,
+        "--seed",
+        "demo",
+      ],
+      {
+        cwd: scratchDir(),
+        env: { ...env, npm_config_update_notifier: "false" },
+        // Its own process group: Ctrl+C at a terminal signals the whole foreground group, npm and castnet.
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    t.after(() => {
+      if (npm.exitCode === null) process.kill(-npm.pid!, "SIGKILL");
+    });
+    let stdout = "";
+    let stderr = "";
+    npm.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    npm.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | string | null>((resolve) =>
+      npm.on("close", (code, signal) => resolve(code ?? signal)),
+    );
+    const deadline = Date.now() + 30_000;
+    while (!stderr.includes("seeding the demo:") && Date.now() < deadline && npm.exitCode === null)
+      await new Promise((r) => setTimeout(r, 20));
+    assert.match(stderr, /seeding the demo: \d+ of \d+/, stdout + stderr);
+    process.kill(-npm.pid!, "SIGINT");
+    assert.equal(await exited, 0, stdout + stderr);
+    assert.ok(!stdout.includes("Press Ctrl+C"), "the seed was under way");
+    assert.deepEqual(lines(stdout).slice(-2), ["SIGINT: stopping castnet…", "castnet stopped"]);
+    // The databases closed (no write-ahead logs left) and the run file removed.
+    assert.deepEqual(
+      readdirSync(dir)
+        .filter((f) => /-(wal|shm)$/.test(f) || f === "castnet.run.json")
+        .sort(),
+      [],
+    );
   });
 
   it("stops cleanly on a SIGTERM sent the moment it says it is running", async (t) => {

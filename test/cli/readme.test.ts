@@ -1,7 +1,8 @@
 /**
  * The README's first tour, run as written: each `npm run castnet -- …` line of its sh block, through
- * npm and the built command, against a stack started as the tour says (`--seed demo`). Ports and the
- * data directory come from the environment variables every command reads, not from edits.
+ * npm and the built command, against a stack started as the tour says (`--seed demo`), in a fresh
+ * shell. The data directory comes from CASTNET_DATA_DIR, and the ports from the run file of the
+ * stack running there, as every command finds them: the lines run unedited.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -14,7 +15,7 @@ import { type RunningStack, startStack } from "../../src/stack/stack.js";
 import { seedOnStart } from "../../src/cli/seedOnStart.js";
 import { createLogger } from "../../src/http/index.js";
 // `npm run castnet` runs dist/, as after `npm start`; importing this builds it when this file runs alone.
-import "../support/cli.js";
+import { userEnv } from "../support/cli.js";
 import { FREE_PORTS } from "../support/ports.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -49,17 +50,9 @@ describe("the README's first tour", () => {
     assert.equal(commands.length, 14);
     // One shell, so that a line may use what an earlier one set; each line's success is marked.
     const script = ["set -e", ...commands.flatMap((line, i) => [line, `echo "::ran ${i}"`])].join("\n");
-    const urls = stack.urls as Record<string, string>;
     const child = spawn("sh", ["-c", script], {
       cwd: ROOT,
-      env: {
-        ...process.env,
-        CASTNET_DATA_DIR: dir,
-        CASTNET_HUB_URL: urls.hub,
-        CASTNET_REGISTRY_URL: urls.registry,
-        CASTNET_API_URL: urls.api,
-        CASTNET_CHAIN_URL: urls.chain,
-      },
+      env: { ...userEnv(), npm_config_update_notifier: "false", CASTNET_DATA_DIR: dir },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";

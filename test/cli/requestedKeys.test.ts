@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
-import { castnetFrom, cleanEnvironment, errorLines, json, runCommand } from "./run.js";
+import { castnetIn, cleanEnvironment, errorLines, json, runCommand } from "./run.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
@@ -20,7 +20,7 @@ describe("a requested key, from the request to casting with it", () => {
   let env: NodeJS.ProcessEnv;
   let hubUrl: string;
   const user = () => join(dir, "user");
-  const run = (...args: string[]) => castnetFrom(user(), env, ...args);
+  const run = (...args: string[]) => castnetIn(user(), env, ...args);
   const hub = async <T>(path: string): Promise<T> => (await (await fetch(hubUrl + path)).json()) as T;
 
   before(async () => {

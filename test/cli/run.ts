@@ -1,6 +1,6 @@
 /** Runs the castnet command as a user does, in a child process, without blocking this process's servers. */
 import { spawn } from "node:child_process";
-import { CASTNET_MAIN } from "../support/cli.js";
+import { CASTNET_MAIN, scratchDir, userEnv } from "../support/cli.js";
 
 /** What `castnet start` prints on stderr off a terminal as it migrates a new data directory. */
 export const NEW_DATA_DIR_MIGRATIONS = [
@@ -24,23 +24,22 @@ export interface Run {
   stderr: string;
 }
 
+/** The command in a folder of its own, with `env` over a fresh shell's (support/cli.ts). */
 export function castnet(env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
-  return runCommand(process.execPath, [CASTNET_MAIN, ...args], {
-    env: { ...process.env, CASTNET_LOG_LEVEL: "silent", ...env },
-  });
+  return castnetIn(scratchDir(), env, ...args);
 }
 
-/**
- * The command as a user runs it in a shell of their own: from `cwd`, with nothing of this process's
- * environment but PATH (where node and npm are), and `env`.
- */
-export function castnetFrom(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
-  return runCommand(process.execPath, [CASTNET_MAIN, ...args], { cwd, env: cleanEnvironment(cwd, env) });
+/** The command in `cwd`, with `env` over a fresh shell's environment (support/cli.ts). */
+export function castnetIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]): Promise<Run> {
+  return runCommand(process.execPath, [CASTNET_MAIN, ...args], {
+    cwd,
+    env: { ...userEnv(), CASTNET_LOG_LEVEL: "silent", ...env },
+  });
 }
 
 /** PATH, a HOME of the test's own (npm reads its settings there), and `env`. */
 export function cleanEnvironment(home: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: home, ...env };
+  return { ...userEnv(home), ...env };
 }
 
 /** Any command, its output collected; it never blocks this process's servers. */

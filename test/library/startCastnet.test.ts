@@ -51,6 +51,8 @@ describe("startCastnet", () => {
       [
         // Marks the directory in use while the stack runs, so that `castnet reset` refuses it.
         "castnet.run.json",
+        // The database the last start used, kept after it stops (`castnet backup` reads it).
+        "castnet.last-run.json",
         // Unlocks the keystore on the approval page for this directory's owner (docs/security.md).
         "approval.key",
         ...["api.sqlite", "chain.sqlite", "hub.sqlite", "registry.sqlite"].flatMap((file) => [
@@ -110,7 +112,11 @@ describe("startCastnet", () => {
       assert.equal((await castnet.clients.chain.fid(account.fid)).storageUnits, 2);
       assert.equal(typeof (await castnet.clients.registry.currentTime()), "number");
       await castnet.close();
-      assert.deepEqual(readdirSync(dataDir).sort(), ["chain.sqlite", "registry.sqlite"]);
+      assert.deepEqual(readdirSync(dataDir).sort(), [
+        "castnet.last-run.json",
+        "chain.sqlite",
+        "registry.sqlite",
+      ]);
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
@@ -145,7 +151,11 @@ for (const engine of (await testEngines()).filter((e) => e.engine === "postgres"
         t.after(() => castnet.close());
         const account = await castnet.createAccount();
         assert.deepEqual(await castAndRead(castnet, account, "on PostgreSQL"), ["on PostgreSQL"]);
-        assert.deepEqual(readdirSync(castnet.dataDir).sort(), ["approval.key", "castnet.run.json"]);
+        assert.deepEqual(readdirSync(castnet.dataDir).sort(), [
+          "approval.key",
+          "castnet.last-run.json",
+          "castnet.run.json",
+        ]);
         await castnet.close();
       } finally {
         await drop();

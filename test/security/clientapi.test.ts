@@ -30,8 +30,9 @@ import {
   registerWallet,
   startHarness,
 } from "../clientapi/support.js";
-import { CASTNET_MAIN } from "../support/cli.js";
+import { CASTNET_MAIN, userEnv } from "../support/cli.js";
 import { testEngines } from "../support/databases.js";
+import { FREE_PORTS } from "../support/ports.js";
 import {
   type Account,
   type Stack,
@@ -181,13 +182,8 @@ describe("12b: castnet start --only api against a chain and hub elsewhere", () =
 
   before(async () => {
     const config = parseStartOptions(
-      ["--only", "chain,registry,hub", "--data-dir", scratch(), "--block-time", "0"],
-      {
-        CASTNET_REGISTRY_PORT: "0",
-        CASTNET_HUB_PORT: "0",
-        CASTNET_CHAIN_PORT: "0",
-        CASTNET_ADMIN_TOKEN: TOKEN,
-      },
+      ["--only", "chain,registry,hub", "--data-dir", scratch(), "--block-time", "0", ...FREE_PORTS],
+      { CASTNET_ADMIN_TOKEN: TOKEN },
     );
     others = await startCliStack(config, createLogger("silent"));
   });
@@ -205,8 +201,7 @@ describe("12b: castnet start --only api against a chain and hub elsewhere", () =
         "start",
         "--only",
         "api",
-        "--api-port",
-        "0",
+        ...FREE_PORTS,
         "--data-dir",
         scratch(),
         "--chain-url",
@@ -215,7 +210,7 @@ describe("12b: castnet start --only api against a chain and hub elsewhere", () =
         others.urls.hub!,
       ],
       {
-        env: { ...process.env, CASTNET_LOG_LEVEL: "silent", CASTNET_ADMIN_TOKEN: TOKEN },
+        env: { ...userEnv(), CASTNET_LOG_LEVEL: "silent", CASTNET_ADMIN_TOKEN: TOKEN },
         stdio: ["ignore", "pipe", "pipe"],
       },
     );

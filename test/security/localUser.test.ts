@@ -155,7 +155,7 @@ describe("castnet backup, as other users of the machine see it", () => {
 
 /** `castnet start` in `cwd` until it says it runs; stop() sends SIGTERM and returns what it printed. */
 const start = (cwd: string, args: string[], env: Record<string, string> = {}) =>
-  startCastnetProcess(args, {
+  startCastnetProcess([...FREE_PORTS, ...args], {
     cwd,
     env: { CASTNET_LOG_LEVEL: "warn", CASTNET_BLOCK_TIME: "0", ...env },
   });

@@ -18,7 +18,7 @@ const TOKEN = "s3cret-admin-token-0123456789abcdef";
 
 /** `castnet start` with the info log (the notices are checked) and no admin token from the environment. */
 const start = (args: string[], env: Record<string, string> = {}): Promise<RunningCastnet> =>
-  startCastnetProcess(["--block-time", "0", ...args], {
+  startCastnetProcess(["--block-time", "0", ...FREE_PORTS, ...args], {
     env: { CASTNET_LOG_LEVEL: "info", CASTNET_ADMIN_TOKEN: "", ...env },
   });
 

@@ -1,8 +1,7 @@
 /** `castnet start` as a child process, as a user runs it, until its banner says it runs. */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { CASTNET_MAIN } from "./cli.js";
-import { FREE_PORTS } from "./ports.js";
+import { CASTNET_MAIN, scratchDir, userEnv } from "./cli.js";
 
 export interface RunningCastnet {
   /** The parts' URLs as the banner prints them, by its labels ("registry", "hub", "client API", "devchain"). */
@@ -21,14 +20,17 @@ export function killCastnetProcesses(): void {
   running.clear();
 }
 
-/** `castnet start` on free ports with `args`, in `cwd`, the environment's variables overridden by `env`. */
+/**
+ * `castnet start` with `args` (FREE_PORTS for free ports), in `cwd` (by default a folder of its
+ * own), with `env` over a fresh shell's environment (support/cli.ts).
+ */
 export async function startCastnetProcess(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<RunningCastnet> {
-  const child: ChildProcess = spawn(process.execPath, [CASTNET_MAIN, "start", ...FREE_PORTS, ...args], {
-    cwd: options.cwd,
-    env: { ...process.env, ...options.env },
+  const child: ChildProcess = spawn(process.execPath, [CASTNET_MAIN, "start", ...args], {
+    cwd: options.cwd ?? scratchDir(),
+    env: { ...userEnv(), ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   running.add(child);

@@ -1,16 +1,6 @@
 /**
- * `castnet start` flags that put every listener of a stack, the hub's gRPC port included, on a free
- * port: tests run side by side, and a fixed default port would make them contend.
+ * The `castnet start` flag that puts every listener of a stack, the hub's gRPC port included, on a
+ * free port: tests run side by side, and beside a castnet on the default ports (scripts/test.mjs
+ * holds those ports while the tests run, so that a test that binds one fails).
  */
-export const FREE_PORTS = [
-  "--registry-port",
-  "0",
-  "--hub-port",
-  "0",
-  "--hub-grpc-port",
-  "0",
-  "--api-port",
-  "0",
-  "--chain-port",
-  "0",
-] as const;
+export const FREE_PORTS = ["--ports", "auto"] as const;

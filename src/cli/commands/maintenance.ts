@@ -10,7 +10,7 @@ import { createBackupFile, openBackupDirectory } from "../backupTarget.js";
 import { type CommonOptions, report, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import { UsageError } from "../../usageError.js";
-import { runningStack } from "../../stack/runFile.js";
+import { lastDatabase, runningStack } from "../../stack/runFile.js";
 
 /**
  * Followers before what they follow (the client API reads the hub, which follows the registry and the
@@ -19,14 +19,25 @@ import { runningStack } from "../../stack/runFile.js";
  */
 const PARTS = ["api", "hub", "registry", "chain"] as const;
 
-function refusePostgres(what: string): void {
-  if (process.env.DATABASE_URL)
-    throw new CliError(
-      `castnet ${what} works on the embedded SQLite files; with DATABASE_URL the data is in PostgreSQL: ` +
-        (what === "backup"
-          ? 'back it up with pg_dump (pg_dump --format=custom --file=castnet.dump "$DATABASE_URL"; restore with pg_restore)'
-          : "drop and create that database (dropdb, createdb) while castnet is stopped"),
-    );
+/**
+ * Refuses to back up or reset a stack kept in PostgreSQL: with DATABASE_URL set, or when the run
+ * file of the castnet running on the data directory (or the record of the last one that ran there)
+ * says PostgreSQL. Its data is not in the directory: copying or deleting the keystore alone, and
+ * saying it was done, would leave the user with a backup that restores nothing.
+ */
+function refusePostgres(what: "backup" | "reset", dataDir: string): void {
+  const why = process.env.DATABASE_URL
+    ? "with DATABASE_URL the data is in PostgreSQL"
+    : lastDatabase(dataDir) === "postgres"
+      ? `the castnet of ${dataDir} keeps its data in PostgreSQL`
+      : undefined;
+  if (why === undefined) return;
+  throw new CliError(
+    `castnet ${what} works on the embedded SQLite files; ${why}: ` +
+      (what === "backup"
+        ? 'back it up with pg_dump (pg_dump --format=custom --file=castnet.dump "$DATABASE_URL"; restore with pg_restore)'
+        : "drop and create that database (dropdb, createdb) while castnet is stopped"),
+  );
 }
 
 export function registerMaintenance(program: Command): void {
@@ -36,8 +47,8 @@ export function registerMaintenance(program: Command): void {
       .description("copy every part's database and the keystore into a new directory, while the stack runs"),
     { keystore: true },
   ).action(async (target: string, options: CommonOptions) => {
-    refusePostgres("backup");
-    const dataDir = resolve(options.dataDir!);
+    const dataDir = options.dataDir!;
+    refusePostgres("backup", dataDir);
     const dir = resolve(target);
     const tightened = openBackupDirectory(dir);
     // Loaded here, like every command's heavy modules, so that other commands start without it.
@@ -81,8 +92,8 @@ export function registerMaintenance(program: Command): void {
       .addOption(new Option("--yes", "do not ask")),
     { keystore: true },
   ).action(async (options: CommonOptions & { yes?: boolean }) => {
-    refusePostgres("reset");
-    const dataDir = resolve(options.dataDir!);
+    const dataDir = options.dataDir!;
+    refusePostgres("reset", dataDir);
     const running = runningStack(dataDir);
     if (running)
       throw new CliError(`castnet is running on ${dataDir} (process ${running.pid}): stop it first`);

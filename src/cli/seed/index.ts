@@ -45,11 +45,13 @@ function plannedItems(): number {
   );
 }
 
+/** The demo world; once `signal` is aborted it stops after the item under way, throwing its reason. */
 export async function seedDemo(
   context: Context,
   shown: Progress = progress("seeding the demo:", plannedItems()),
+  signal?: AbortSignal,
 ): Promise<SeedSummary> {
-  const tally = new Tally(shown);
+  const tally = new Tally(shown, signal);
   const actors = await ensureAccounts(
     context,
     ACCOUNTS.map((a) => a.name),

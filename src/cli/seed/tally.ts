@@ -24,13 +24,18 @@ export class Tally {
   readonly total: Partial<Record<Kind, number>> = {};
   private done = 0;
 
-  constructor(private readonly progress: Progress) {}
+  /** Once `signal` is aborted, the next item counted throws its reason: the seed stops there. */
+  constructor(
+    private readonly progress: Progress,
+    private readonly signal?: AbortSignal,
+  ) {}
 
   /** `made` of `total` items of `kind` were new. */
   count(kind: Kind, made: number, total: number): void {
     this.note(kind, made, total);
     this.done += total;
     this.progress.update(this.done);
+    this.signal?.throwIfAborted();
   }
 
   /** As count, for what the progress does not count in advance (what a rule on the server decides). */
