@@ -8,6 +8,7 @@
  * this very origin, so that no other site's page can make the owner's browser post it.
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
+import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
 import { isMachineLocal, normalOrigin } from "../http/index.js";
 import { isApprovalKey } from "../wallet/approvalKey.js";
 import { Keystore } from "../wallet/keystore.js";
@@ -42,7 +43,8 @@ const token = { type: "string", minLength: 1, maxLength: 200 } as const;
 const approvalKey = { type: "string", maxLength: 200 } as const;
 const FORM_LIMIT = 4096;
 
-export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (app, options) => {
+export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (fastify, options) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const { sources, responses } = options;
   app.addContentTypeParser(
     "application/x-www-form-urlencoded",
@@ -100,7 +102,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     return sendHtmlPage(reply, page, refusal?.status ?? 200);
   };
 
-  app.get<{ Querystring: { token: string; key?: string } }>(
+  app.get(
     "/approve",
     {
       onRequest: options.limited,
@@ -120,7 +122,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (ap
     async (request, reply) => show(reply, request, request.query.token, request.query.key),
   );
 
-  app.post<{ Body: { token: string; account: string; key?: string; realNetwork?: string } }>(
+  app.post(
     "/approve",
     {
       onRequest: options.limited,

@@ -5,6 +5,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { extname, join } from "node:path";
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
 import type { ExplorerHost } from "./host.js";
 
 const TYPES: Record<string, string> = {
@@ -15,13 +16,17 @@ const TYPES: Record<string, string> = {
 
 const ASSETS_DIR = join(import.meta.dirname, "assets");
 
-export const assetRoutes: FastifyPluginAsync<Pick<ExplorerHost, "notFound">> = async (app, { notFound }) => {
+export const assetRoutes: FastifyPluginAsync<Pick<ExplorerHost, "notFound">> = async (
+  fastify,
+  { notFound },
+) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const files = new Map<string, { type: string; body: Buffer }>();
   for (const name of readdirSync(ASSETS_DIR)) {
     const type = TYPES[extname(name)];
     if (type !== undefined) files.set(name, { type, body: readFileSync(join(ASSETS_DIR, name)) });
   }
-  app.get<{ Params: { file: string } }>(
+  app.get(
     "/assets/:file",
     {
       schema: {

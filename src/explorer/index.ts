@@ -5,6 +5,7 @@
  * inline script and no resource from elsewhere but the hub's event stream and https images.
  */
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
 import { type DevKeystore, approveRoutes } from "./approveRoutes.js";
 import { assetRoutes } from "./assets.js";
 import { channelPage } from "./channel.js";
@@ -71,14 +72,18 @@ function securityHeaders(urls: () => PartUrls): Record<string, string> {
 const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 /** No query parameters: an unknown one is refused, as everywhere in the client API. */
 const NO_QUERY = { type: "object", properties: {}, additionalProperties: false } as const;
-const closed = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
+/** A closed object; the type parameters keep the schema's literal types, from which the route's request types are made. */
+const closed = <
+  const P extends Record<string, object>,
+  const R extends readonly (keyof P & string)[] = readonly [],
+>(
+  properties: P,
+  // Omitted, the list is the empty one, R's default (a default value cannot be typed by a type parameter's default).
+  required: R = [] as never,
+) => ({ type: "object", properties, required, additionalProperties: false }) as const;
 
-export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, options) => {
+export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify, options) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const sources: Sources = partSources(options.urls);
   // Pages are for people, not for other sites' scripts: no CORS headers (@fastify/cors skips routes so marked).
   app.addHook("onRoute", (route) => {
@@ -116,7 +121,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     async (_request, reply) => sendHtmlPage(reply, await homePage(sources)),
   );
 
-  app.get<{ Params: { fid: number }; Querystring: { casts?: string } }>(
+  app.get(
     "/fid/:fid",
     {
       onRequest: limited,
@@ -138,7 +143,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     },
   );
 
-  app.get<{ Params: { fid: number; hash: string } }>(
+  app.get(
     "/cast/:fid/:hash",
     {
       onRequest: limited,
@@ -160,7 +165,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     },
   );
 
-  app.get<{ Params: { name: string } }>(
+  app.get(
     "/name/:name",
     {
       onRequest: limited,
@@ -182,7 +187,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     },
   );
 
-  app.get<{ Params: { id: string } }>(
+  app.get(
     "/channel/:id",
     {
       onRequest: limited,
@@ -203,7 +208,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
     },
   );
 
-  app.get<{ Querystring: { from?: number; type?: string; fid?: string } }>(
+  app.get(
     "/events",
     {
       onRequest: limited,
@@ -225,14 +230,14 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (app, op
       const { from, type, fid: author } = request.query;
       const query: EventsQuery = {
         from,
-        type: type === "" ? undefined : (type as EventsQuery["type"]),
+        type: type === "" ? undefined : type,
         fid: author === undefined || author === "" ? undefined : Number(author),
       };
       return sendHtmlPage(reply, await eventsPage(sources, query));
     },
   );
 
-  app.get<{ Querystring: { q: string } }>(
+  app.get(
     "/search",
     {
       onRequest: limited,

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
 import type { Hex } from "viem";
 import { clientAddressKey } from "../http/index.js";
 import { answerGatewayCall } from "./ccip.js";
@@ -30,7 +31,8 @@ export interface CcipRoutesOptions {
  * keeps an error handler of its own, which renders the registry's errors in that shape. `sender` is
  * not checked against the resolver, as in the reference.
  */
-export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { service, lookups }) => {
+export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (fastify, { service, lookups }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   /**
    * Each name found costs a fresh signature, and one multicall may look up many names, so the limit
    * counts names looked up rather than requests.
@@ -65,7 +67,7 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
   });
 
   // One wildcard, not two parameters: calldata is far longer than the router's parameter limit.
-  app.get<{ Params: { "*": string } }>(
+  app.get(
     "/*",
     {
       config: { errorSchema: ccipErrorSchema.$id },
@@ -88,7 +90,7 @@ export const ccipRoutes: FastifyPluginAsync<CcipRoutesOptions> = async (app, { s
     },
   );
 
-  app.post<{ Body: { sender: string; data: string } }>(
+  app.post(
     "/",
     {
       config: { errorSchema: ccipErrorSchema.$id },

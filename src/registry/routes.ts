@@ -1,10 +1,11 @@
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
 import type { SignedWriteLimiter } from "../http/index.js";
 import { ALLOW_NUL } from "../http/validation.js";
 import type { Hex } from "viem";
 import { RegistryError } from "./errors.js";
 import type { RegistryMetrics } from "./metrics.js";
-import type { RegistryService, TransferRequest } from "./service.js";
+import type { RegistryService } from "./service.js";
 import type { TransferFilter } from "./store.js";
 
 const count = { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
@@ -33,6 +34,7 @@ const oneTransfer = {
   properties: { transfer: transferSchema },
 } as const;
 
+/** What listFilter reads: GET /transfers' query, as its schema types it. */
 interface ListQuery {
   from_id?: number;
   fromId?: number;
@@ -40,12 +42,6 @@ interface ListQuery {
   name?: string;
   fname?: string;
   fid?: number;
-}
-
-interface CurrentQuery {
-  fid?: number;
-  name?: string;
-  fname?: string;
 }
 
 /**
@@ -70,10 +66,11 @@ export interface RegistryRoutesOptions {
 }
 
 export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
-  app,
+  fastify,
   { service, limits, metrics },
 ) => {
-  app.get<{ Querystring: ListQuery }>(
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/transfers",
     {
       schema: {
@@ -106,7 +103,7 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     async (request) => ({ transfers: await service.listTransfers(listFilter(request.query)) }),
   );
 
-  app.get<{ Querystring: CurrentQuery }>(
+  app.get(
     "/transfers/current",
     {
       schema: {
@@ -128,7 +125,7 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     },
   );
 
-  app.post<{ Body: TransferRequest }>(
+  app.post(
     "/transfers",
     {
       schema: {

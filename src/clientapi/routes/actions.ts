@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { NewAction } from "../actions.js";
-import type { PageQuery } from "../paging.js";
-import { type Params, operatorRoute, params } from "./operator.js";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
+import { operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import { paged } from "./paged.js";
 import * as s from "./schemas.js";
@@ -13,12 +12,13 @@ const actionReply = s.envelope(s.result({ action: s.actionRecord }));
 
 /** Cast and composer actions: the discover lists and the operator's writes. */
 export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
-  app,
+  fastify,
   { service: { actions }, adminToken },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const operator = operatorRoute(adminToken);
 
-  app.get<{ Querystring: PageQuery & { list: "top" } }>(
+  app.get(
     "/v2/discover-actions",
     {
       schema: {
@@ -35,7 +35,7 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     },
   );
 
-  app.get<{ Querystring: PageQuery & { list: "top" | "featured" } }>(
+  app.get(
     "/v2/discover-composer-actions",
     {
       schema: {
@@ -64,7 +64,7 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     async () => ({ result: { actions: await actions.list() } }),
   );
 
-  app.post<{ Body: NewAction }>(
+  app.post(
     "/v1/admin/actions",
     operator({
       summary: "Add an action",
@@ -89,7 +89,7 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       reply.code(201).send({ result: { action: await actions.register(request.body) } }),
   );
 
-  app.put<Params<{ actionId: number; fid: number }>>(
+  app.put(
     "/v1/admin/actions/:actionId/installs/:fid",
     operator({
       summary: "Install an action for a fid",
@@ -103,7 +103,7 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     }),
   );
 
-  app.delete<Params<{ actionId: number; fid: number }>>(
+  app.delete(
     "/v1/admin/actions/:actionId/installs/:fid",
     operator({
       summary: "Uninstall an action for a fid",
@@ -117,7 +117,7 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     }),
   );
 
-  app.put<Params<{ actionId: number }> & { Body: { rank?: number } | undefined }>(
+  app.put(
     "/v1/admin/actions/:actionId/featured",
     operator({
       summary: "Feature a composer action",
@@ -128,11 +128,11 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       response: actionReply,
     }),
     async (request) => ({
-      result: { action: await actions.feature(request.params.actionId, request.body?.rank) },
+      result: { action: await actions.feature(request.params.actionId, request.body.rank) },
     }),
   );
 
-  app.delete<Params<{ actionId: number }>>(
+  app.delete(
     "/v1/admin/actions/:actionId/featured",
     operator({
       summary: "Stop featuring an action",

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { PageQuery } from "../paging.js";
-import { type Params, operatorRoute, params } from "./operator.js";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
+import { operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import { paged } from "./paged.js";
 import * as s from "./schemas.js";
@@ -9,14 +9,15 @@ const blockParams = params({ blockerFid: s.fid, blockedFid: s.fid });
 
 /** Blocks: the public list and the operator's blocks and unblocks. */
 export const userBlockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
-  app,
+  fastify,
   { service: { blocks }, adminToken },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const operator = operatorRoute(adminToken);
 
   // The reference documented /v1/blocked-users first and moved it to /fc/blocked-users later; both answer.
   for (const path of ["/v1/blocked-users", "/fc/blocked-users"]) {
-    app.get<{ Querystring: PageQuery & { blockerFid?: number } }>(
+    app.get(
       path,
       {
         schema: {
@@ -35,7 +36,7 @@ export const userBlockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
     );
   }
 
-  app.put<Params<{ blockerFid: number; blockedFid: number }> & { Body: { createdAt?: number } | undefined }>(
+  app.put(
     "/v1/admin/blocks/:blockerFid/:blockedFid",
     operator({
       summary: "Record a block",
@@ -50,13 +51,13 @@ export const userBlockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
         blockedUser: await blocks.block(
           request.params.blockerFid,
           request.params.blockedFid,
-          request.body?.createdAt,
+          request.body.createdAt,
         ),
       },
     }),
   );
 
-  app.delete<Params<{ blockerFid: number; blockedFid: number }>>(
+  app.delete(
     "/v1/admin/blocks/:blockerFid/:blockedFid",
     operator({
       summary: "Remove a block",

@@ -1,14 +1,13 @@
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { sendJson } from "../../http/index.js";
-import type { ChannelFields, NewChannel } from "../channels.js";
-import type { PageQuery } from "../paging.js";
-import { type Params, operatorRoute, params } from "./operator.js";
+import { operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import { pagedJson } from "./paged.js";
 import * as s from "./schemas.js";
 
-const nullable = (schema: Record<string, unknown>) => ({ anyOf: [schema, { type: "null" }] });
-const fidList = { type: "array", items: s.fid, maxItems: 1000 };
+const nullable = <const S extends object>(schema: S) => ({ anyOf: [schema, { type: "null" }] }) as const;
+const fidList = { type: "array", items: s.fid, maxItems: 1000 } as const;
 
 const optionalChannelFields = {
   description: nullable(s.text(1024)),
@@ -32,9 +31,10 @@ const followReply = s.envelope(
 
 /** Channels and their followers: the public reads and the operator's writes. */
 export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
-  app,
+  fastify,
   { service: { channels, follows }, adminToken },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const operator = operatorRoute(adminToken);
 
   app.get(
@@ -51,7 +51,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     async () => ({ result: { channels: await channels.all() } }),
   );
 
-  app.get<{ Querystring: { channelId: string } }>(
+  app.get(
     "/v1/channel",
     {
       schema: {
@@ -65,7 +65,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     async (request) => ({ result: { channel: await channels.get(request.query.channelId) } }),
   );
 
-  app.get<{ Querystring: PageQuery & { channelId: string } }>(
+  app.get(
     "/v1/channel-followers",
     {
       schema: {
@@ -96,7 +96,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     },
   );
 
-  app.get<{ Querystring: PageQuery & { fid: number } }>(
+  app.get(
     "/v1/user-following-channels",
     {
       schema: {
@@ -120,7 +120,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     },
   );
 
-  app.get<{ Querystring: { fid: number; channelId: string } }>(
+  app.get(
     "/v1/user-channel",
     {
       schema: {
@@ -134,7 +134,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     async (request) => ({ result: await follows.status(request.query.fid, request.query.channelId) }),
   );
 
-  app.post<{ Body: NewChannel }>(
+  app.post(
     "/v1/admin/channels",
     operator({
       summary: "Create a channel",
@@ -142,7 +142,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       tags: ["Channels"],
       body: s.object(
         { id: s.channelId, ...requiredChannelFields, ...optionalChannelFields, createdAt: s.unixSeconds },
-        ["id", ...Object.keys(requiredChannelFields)],
+        ["id", ...(Object.keys(requiredChannelFields) as (keyof typeof requiredChannelFields)[])],
       ),
       response: s.envelope(s.result({ channel: s.channel }), false, 201),
     }),
@@ -150,7 +150,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       reply.code(201).send({ result: { channel: await channels.create(request.body) } }),
   );
 
-  app.patch<Params<{ channelId: string }> & { Body: Partial<ChannelFields> }>(
+  app.patch(
     "/v1/admin/channels/:channelId",
     operator({
       summary: "Change a channel",
@@ -166,7 +166,7 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
   );
 
   const followParams = params({ channelId: s.channelId, fid: s.fid });
-  app.put<Params<{ channelId: string; fid: number }> & { Body: { followedAt?: number } | undefined }>(
+  app.put(
     "/v1/admin/channels/:channelId/followers/:fid",
     operator({
       summary: "Make a fid follow a channel",
@@ -177,11 +177,11 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       response: followReply,
     }),
     async (request) => ({
-      result: await follows.follow(request.params.channelId, request.params.fid, request.body?.followedAt),
+      result: await follows.follow(request.params.channelId, request.params.fid, request.body.followedAt),
     }),
   );
 
-  app.delete<Params<{ channelId: string; fid: number }>>(
+  app.delete(
     "/v1/admin/channels/:channelId/followers/:fid",
     operator({
       summary: "Make a fid unfollow a channel",

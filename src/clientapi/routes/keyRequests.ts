@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync } from "fastify";
-import type { Approval, NewKeyRequest } from "../keyRequests/keyRequests.js";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import * as s from "./schemas.js";
 
@@ -30,12 +30,13 @@ const token = { type: "string", minLength: 1, maxLength: 200 } as const;
 
 /** The signed key request flow of SPEC B, with the reference's spellings, and castnet's approval interface. */
 export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
-  app,
+  fastify,
   { service: { keyRequests } },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   // The reference names the create path in the singular and posts to the plural in every example.
   for (const path of ["/v2/signed-key-request", "/v2/signed-key-requests"]) {
-    app.post<{ Body: NewKeyRequest }>(
+    app.post(
       path,
       {
         schema: {
@@ -55,7 +56,7 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     );
   }
 
-  app.get<{ Querystring: { token: string } }>(
+  app.get(
     "/v2/signed-key-request",
     {
       schema: {
@@ -74,7 +75,7 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     type: "array",
     items: s.result({ name: { type: "string" }, type: { type: "string" } }),
   };
-  app.get<{ Querystring: { token: string; fid: number } }>(
+  app.get(
     "/v2/signed-key-request/approval",
     {
       schema: {
@@ -117,7 +118,7 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     }),
   );
 
-  app.post<{ Body: Approval }>(
+  app.post(
     "/v2/signed-key-request/approval",
     {
       schema: {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
-import { type Params, operatorRoute, params } from "./operator.js";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
+import { operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import * as s from "./schemas.js";
 
@@ -28,9 +29,10 @@ const fidParams = params({ fid: s.fid });
 
 /** Power badges: the public holders, and the operator's state, grants, revocations and runs. */
 export const powerBadgeRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
-  app,
+  fastify,
   { service: { powerBadges }, adminToken },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const operator = operatorRoute(adminToken);
 
   app.get(
@@ -62,7 +64,7 @@ export const powerBadgeRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     }),
   );
 
-  app.put<Params<{ fid: number }> & { Body: { badge: "grant" | "revoke" } }>(
+  app.put(
     "/v1/admin/power-badges/:fid",
     operator({
       summary: "Grant or revoke a badge",
@@ -79,7 +81,7 @@ export const powerBadgeRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     },
   );
 
-  app.delete<Params<{ fid: number }>>(
+  app.delete(
     "/v1/admin/power-badges/:fid",
     operator({
       summary: "Drop an override",

@@ -1,13 +1,18 @@
 /** JSON schemas shared by the public and operator routes (request validation and fast, exact output). */
 import { MAX_PAGE_SIZE } from "../paging.js";
 
-/** A closed object: only the listed properties. */
-export const object = (properties: Record<string, unknown>, required: string[] = []) => ({
-  type: "object",
-  properties,
-  required,
-  additionalProperties: false,
-});
+/**
+ * A closed object: only the listed properties. The type parameters keep the schema's literal types, from
+ * which a route's request types are made (src/http/routeTypes.d.ts).
+ */
+export const object = <
+  const P extends Record<string, object>,
+  const R extends readonly (keyof P & string)[] = readonly [],
+>(
+  properties: P,
+  // Omitted, the list is the empty one, R's default (a default value cannot be typed by a type parameter's default).
+  required: R = [] as never,
+) => ({ type: "object", properties, required, additionalProperties: false }) as const;
 
 export const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 export const count = { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER } as const;
@@ -124,5 +129,5 @@ export function result(properties: Record<string, unknown>, required = Object.ke
 }
 
 /** Operator input: non-empty text up to `maxLength`, and URLs. */
-export const text = (maxLength: number) => ({ type: "string", minLength: 1, maxLength });
+export const text = (maxLength: number) => ({ type: "string", minLength: 1, maxLength }) as const;
 export const url = text(2048);

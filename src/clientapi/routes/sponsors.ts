@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
-import { type Params, operatorRoute, params } from "./operator.js";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
+import { operatorRoute, params } from "./operator.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import * as s from "./schemas.js";
 
@@ -10,12 +11,13 @@ const sponsorReply = s.envelope(
 
 /** Sponsors' credits, for operators only. */
 export const sponsorRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
-  app,
+  fastify,
   { service: { sponsors }, adminToken },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const operator = operatorRoute(adminToken);
 
-  app.get<Params<{ fid: number }>>(
+  app.get(
     "/v1/admin/sponsors/:fid",
     operator({
       summary: "Sponsor credits",
@@ -27,7 +29,7 @@ export const sponsorRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     async (request) => ({ result: { sponsor: await sponsors.get(request.params.fid) } }),
   );
 
-  app.put<Params<{ fid: number }> & { Body: { credits: number } }>(
+  app.put(
     "/v1/admin/sponsors/:fid",
     operator({
       summary: "Set sponsor credits",

@@ -1,10 +1,12 @@
 /** A fid's account: its addresses, active signers and unexpired storage units. */
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { unknownFid } from "../idRegistry.js";
 import { type DevchainRoutesOptions, errorBody, fidParams, parseFid } from "./schemas.js";
 
-export const accountRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (app, { chain }) => {
-  app.get<{ Params: { fid: string } }>(
+export const accountRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (fastify, { chain }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/v1/fids/:fid",
     {
       schema: {

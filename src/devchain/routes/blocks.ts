@@ -1,5 +1,6 @@
 /** Blocks and what they hold: the event log, transactions' status and the latest block. */
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import { MAX_EVENTS_PAGE } from "../../interfaces/chain.js";
 import { DevchainError } from "../../interfaces/chainErrors.js";
@@ -13,8 +14,9 @@ import {
   uint32,
 } from "./schemas.js";
 
-export const chainBlockRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (app, { chain }) => {
-  app.get<{ Querystring: { from_block: number; limit: number } }>(
+export const chainBlockRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (fastify, { chain }) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.get(
     "/v1/events",
     {
       schema: {
@@ -48,7 +50,7 @@ export const chainBlockRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async
     },
   );
 
-  app.get<{ Params: { hash: string } }>(
+  app.get(
     "/v1/transactions/:hash",
     {
       schema: {

@@ -1,18 +1,20 @@
 /** The id registry's routes: registering a fid, and the fid an address is custody of. */
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { getAddress } from "viem";
 import { operatorGuard } from "../../http/index.js";
-import type { Hex } from "../../interfaces/chain.js";
+import type { Hex, RegisterRequest } from "../../interfaces/chain.js";
 import { devchainErrors } from "../errors.js";
 import { DevchainError } from "../../interfaces/chainErrors.js";
 import { normaliseAddress } from "../idRegistry.js";
 import { address, type DevchainRoutesOptions, errorBody, transactionStatus, waitQuery } from "./schemas.js";
 
 export const idRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (
-  app,
+  fastify,
   { chain, adminToken },
 ) => {
-  app.post<{ Body: { custody: Hex; recovery?: Hex }; Querystring: { wait: boolean } }>(
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.post(
     "/v1/fids",
     {
       onRequest: operatorGuard(adminToken, devchainErrors),
@@ -42,12 +44,14 @@ export const idRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async
       },
     },
     async (request, reply) => {
-      if (request.query.wait) return chain.register(request.body);
-      return reply.code(202).send(await chain.submitRegister(request.body));
+      // The schema bounds the addresses' length; the chain checks that they are addresses (parseRegister).
+      const registration = request.body as RegisterRequest;
+      if (request.query.wait) return chain.register(registration);
+      return reply.code(202).send(await chain.submitRegister(registration));
     },
   );
 
-  app.get<{ Params: { address: string } }>(
+  app.get(
     "/v1/addresses/:address",
     {
       schema: {

@@ -1,8 +1,9 @@
 /** The key registry's routes: adding and removing a fid's signers. */
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { operatorGuard } from "../../http/index.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
-import type { Hex } from "../../interfaces/chain.js";
+import type { Hex, KeyAddRequest } from "../../interfaces/chain.js";
 import { devchainErrors } from "../errors.js";
 import {
   type DevchainRoutesOptions,
@@ -15,16 +16,13 @@ import {
 } from "./schemas.js";
 
 export const keyRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (
-  app,
+  fastify,
   { chain, adminToken },
 ) => {
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const operator = operatorGuard(adminToken, devchainErrors);
 
-  app.post<{
-    Params: { fid: string };
-    Querystring: { wait: boolean };
-    Body: { key: Hex; keyType?: number; metadataType?: number; metadata?: Hex };
-  }>(
+  app.post(
     "/v1/fids/:fid/signers",
     {
       onRequest: operator,
@@ -49,13 +47,14 @@ export const keyRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const add = { fid: parseFid(request.params.fid), ...request.body };
+      // The schema bounds the key's and metadata's length; the chain checks that they are hex (parseKeyAdd).
+      const add = { fid: parseFid(request.params.fid), ...request.body } as KeyAddRequest;
       if (request.query.wait) return renderOnChainEvent(await chain.addKey(add));
       return reply.code(202).send(await chain.submitKeyAdd(add));
     },
   );
 
-  app.delete<{ Params: { fid: string; key: string }; Querystring: { wait: boolean } }>(
+  app.delete(
     "/v1/fids/:fid/signers/:key",
     {
       onRequest: operator,

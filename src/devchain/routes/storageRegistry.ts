@@ -1,5 +1,6 @@
 /** The storage registry's route: renting units for a fid. */
 import type { FastifyPluginAsync } from "fastify";
+import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { operatorGuard } from "../../http/index.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import { devchainErrors } from "../errors.js";
@@ -7,10 +8,11 @@ import { MAX_UNITS_PER_RENT } from "../storageRegistry.js";
 import { type DevchainRoutesOptions, fidParams, parseFid, waitQuery, writeResponses } from "./schemas.js";
 
 export const storageRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (
-  app,
+  fastify,
   { chain, adminToken },
 ) => {
-  app.post<{ Params: { fid: string }; Querystring: { wait: boolean }; Body: { units: number } }>(
+  const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
+  app.post(
     "/v1/fids/:fid/storage",
     {
       onRequest: operatorGuard(adminToken, devchainErrors),
