@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
+import { FREE_PORTS } from "../support/ports.js";
 import { castnetIn, errorLines, json } from "./run.js";
 
 const HASH = /^0x[0-9a-f]{40}$/;
@@ -33,9 +34,12 @@ describe("what the cast commands refer to", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "castnet-casts-"));
     mkdirSync(join(dir, "user"));
-    castnet = await startCastnetProcess(["--data-dir", join(dir, "stack"), "--block-time", "0"], {
-      env: { CASTNET_LOG_LEVEL: "warn" },
-    });
+    castnet = await startCastnetProcess(
+      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
+      {
+        env: { CASTNET_LOG_LEVEL: "warn" },
+      },
+    );
     hubUrl = castnet.urls.hub!;
     env = {
       CASTNET_DATA_DIR: join(dir, "cli"),

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
+import { FREE_PORTS } from "../support/ports.js";
 import { castnetIn, cleanEnvironment, errorLines, json, runCommand } from "./run.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -26,9 +27,12 @@ describe("a requested key, from the request to casting with it", () => {
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "castnet-requested-"));
     mkdirSync(user());
-    castnet = await startCastnetProcess(["--data-dir", join(dir, "stack"), "--block-time", "0"], {
-      env: { CASTNET_LOG_LEVEL: "warn" },
-    });
+    castnet = await startCastnetProcess(
+      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
+      {
+        env: { CASTNET_LOG_LEVEL: "warn" },
+      },
+    );
     hubUrl = castnet.urls.hub!;
     env = {
       CASTNET_DATA_DIR: join(dir, "cli"),

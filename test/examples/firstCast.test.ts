@@ -17,6 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
+import { FREE_PORTS } from "../support/ports.js";
 import { cleanEnvironment, runCommand } from "../cli/run.js";
 
 const ROOT = join(import.meta.dirname, "../..");
@@ -53,9 +54,12 @@ describe("the README's program, examples/first-cast", () => {
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), "castnet-example-"));
-    castnet = await startCastnetProcess(["--data-dir", join(dir, "stack"), "--block-time", "0"], {
-      env: { CASTNET_LOG_LEVEL: "warn" },
-    });
+    castnet = await startCastnetProcess(
+      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
+      {
+        env: { CASTNET_LOG_LEVEL: "warn" },
+      },
+    );
   });
 
   after(async () => {
