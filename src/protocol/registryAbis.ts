@@ -9,6 +9,9 @@ import { parseAbi } from "viem";
 
 const SIGNATURE_ERRORS = ["error SignatureExpired()", "error InvalidSignature()"] as const;
 
+/** The errors of every signed path (§2.2), which each signing contract declares alike. */
+export const signatureErrorsAbi = parseAbi(SIGNATURE_ERRORS);
+
 export const idRegistryAbi = parseAbi([
   "function idOf(address owner) view returns (uint256 fid)",
   "function custodyOf(uint256 fid) view returns (address custody)",
@@ -16,9 +19,11 @@ export const idRegistryAbi = parseAbi([
   "function idCounter() view returns (uint256)",
   "function nonces(address owner) view returns (uint256)",
   "function verifyFidSignature(address custodyAddress, uint256 fid, bytes32 digest, bytes sig) view returns (bool isValid)",
+  "function register(address to, address recovery) returns (uint256 fid)",
   "function transfer(address to, uint256 deadline, bytes sig)",
   "function transferFor(address from, address to, uint256 fromDeadline, bytes fromSig, uint256 toDeadline, bytes toSig)",
   "function transferAndChangeRecovery(address to, address recovery, uint256 deadline, bytes sig)",
+  "function transferAndChangeRecoveryFor(address from, address to, address recovery, uint256 fromDeadline, bytes fromSig, uint256 toDeadline, bytes toSig)",
   "function changeRecoveryAddress(address recovery)",
   "function changeRecoveryAddressFor(address owner, address recovery, uint256 deadline, bytes sig)",
   "function recover(address from, address to, uint256 deadline, bytes sig)",
@@ -42,6 +47,7 @@ export const idGatewayAbi = parseAbi([
   "function register(address recovery, uint256 extraStorage) payable returns (uint256 fid, uint256 overpayment)",
   "function registerFor(address to, address recovery, uint256 deadline, bytes sig) payable returns (uint256 fid, uint256 overpayment)",
   "function registerFor(address to, address recovery, uint256 deadline, bytes sig, uint256 extraStorage) payable returns (uint256 fid, uint256 overpayment)",
+  "function useNonce() returns (uint256)",
   "error Unauthorized()",
   "error InvalidPayment()",
   "error CallFailed()",
@@ -50,12 +56,16 @@ export const idGatewayAbi = parseAbi([
 
 export const keyRegistryAbi = parseAbi([
   "function keyDataOf(uint256 fid, bytes key) view returns ((uint8 state, uint32 keyType))",
+  "function keys(uint256 fid, bytes key) view returns (uint8 state, uint32 keyType)",
   "function keysOf(uint256 fid, uint8 state) view returns (bytes[])",
   "function keysOf(uint256 fid, uint8 state, uint256 startIdx, uint256 batchSize) view returns (bytes[] page, uint256 nextIdx)",
   "function totalKeys(uint256 fid, uint8 state) view returns (uint256)",
   "function keyAt(uint256 fid, uint8 state, uint256 index) view returns (bytes)",
   "function maxKeysPerFid() view returns (uint256)",
+  "function validators(uint32 keyType, uint8 metadataType) view returns (address validator)",
   "function nonces(address owner) view returns (uint256)",
+  "function useNonce() returns (uint256)",
+  "function add(address fidOwner, uint32 keyType, bytes key, uint8 metadataType, bytes metadata)",
   "function remove(bytes key)",
   "function removeFor(address fidOwner, bytes key, uint256 deadline, bytes sig)",
   "event Add(uint256 indexed fid, uint32 indexed keyType, bytes indexed key, bytes keyBytes, uint8 metadataType, bytes metadata)",
@@ -73,6 +83,7 @@ export const keyGatewayAbi = parseAbi([
   "function add(uint32 keyType, bytes key, uint8 metadataType, bytes metadata)",
   "function addFor(address fidOwner, uint32 keyType, bytes key, uint8 metadataType, bytes metadata, uint256 deadline, bytes sig)",
   "function nonces(address owner) view returns (uint256)",
+  "function useNonce() returns (uint256)",
   "error InvalidState()",
   "error ExceedsMaximum()",
   "error InvalidMetadata()",
