@@ -11,6 +11,18 @@ import { devchainOpenApi } from "./openapi.js";
 import { devchainMigrations } from "./migrations/index.js";
 import { devchainRoutes } from "./routes/index.js";
 import { jsonRpcRoutes, type RpcMethods } from "./rpc/index.js";
+import { ethMethods } from "./rpc/methods/index.js";
+import { Ledger } from "./ledger/index.js";
+import { DEFAULT_BASE_FEE_PER_GAS } from "./ledger/fees.js";
+import { OP_MAINNET_CHAIN_ID } from "../protocol/contracts.js";
+import type { ChainPrices } from "./contracts/state.js";
+
+/** The registries' prices: $7 a storage unit at 3,000 USD/ETH (docs/reference/contracts.md §7). */
+const DEFAULT_PRICES: ChainPrices = {
+  storageUnitPrice: 2_333_333_333_333_334n,
+  maxStorageUnits: 200_000n,
+  maxKeysPerFid: 1000n,
+};
 import { DevchainService } from "./service.js";
 import { DEVCHAIN_TABLE_PREFIX, type DevchainTables } from "./tables.js";
 
@@ -49,18 +61,24 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
       migrations: devchainMigrations,
       progress: options.migrationProgress,
     });
-    const chain = new DevchainService(database, {
-      blockTimeSeconds: options.blockTimeSeconds,
-      now: options.now ?? Date.now,
+    const now = options.now ?? Date.now;
+    const ledger = new Ledger(database, {
+      chainId: OP_MAINNET_CHAIN_ID,
+      baseFee: DEFAULT_BASE_FEE_PER_GAS,
+      prices: DEFAULT_PRICES,
+      mineAtOnce: options.blockTimeSeconds === 0,
+      now,
     });
-    await chain.start();
+    await ledger.start();
+    const chain = new DevchainService(ledger, now);
     // Closed after the block timer and the server: nothing accepted is left unmined.
     scope.own(chain, (service) => service.close());
     if (options.blockTimeSeconds > 0) {
+      // Empty blocks too: followers that wait for confirmations see the chain advance.
       const blocks = startJob({
         name: "devchain: mining a block",
         intervalMs: options.blockTimeSeconds * 1000,
-        run: () => chain.mine(),
+        run: () => ledger.mine(true),
         logger: options.logger,
         keepAlive: true,
       });
@@ -80,14 +98,15 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
       (server) => server.close(),
     );
     await app.register(devchainRoutes, { chain, adminToken: options.adminToken });
-    await app.register(jsonRpcRoutes, { methods: options.rpcMethods ?? {} });
+    await app.register(jsonRpcRoutes, {
+      methods: { ...ethMethods(ledger, "castnet-devchain"), ...options.rpcMethods },
+      adminToken: options.adminToken,
+    });
     await app.ready();
     return { app, chain };
   });
 }
 
 export { DevchainError, type DevchainErrorCode } from "../interfaces/chainErrors.js";
-export type { DevchainService, MinedTransaction } from "./service.js";
-export type { EventsPage } from "./events.js";
-export type { BlockInfo } from "./blocks.js";
+export type { BlockInfo, DevchainService, EventsPage, MinedTransaction } from "./service.js";
 export * from "../interfaces/chain.js";

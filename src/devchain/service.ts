@@ -1,15 +1,9 @@
 /**
- * The devchain's running chain: writes to the registries as transactions that wait for the next
- * block, a block timer that mines them, and the reads and block notices the other parts use. The
- * rules of each registry are in its own module.
+ * The devchain as the other parts and the REST routes use it: the reads and operator writes of
+ * `ChainClient`, `ChainWriter` and `OnChainEventSource`, over the ledger (src/devchain/ledger/),
+ * so that every write is a transaction of the one chain JSON-RPC serves.
  */
-import { getAddress, hexToBytes } from "viem";
-import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
-import { toHex } from "../protocol/hex.js";
-import { type Database, serializedTransaction } from "../storage/index.js";
-import { account } from "./accounts.js";
-import { BlockWatcher } from "../interfaces/blockWatcher.js";
-import { type BlockInfo, genesis, latestBlock, mineBlock } from "./blocks.js";
+import { getAddress, type Address } from "viem";
 import type {
   Account,
   ChainClient,
@@ -22,28 +16,27 @@ import type {
   TransactionStatus,
 } from "../interfaces/chain.js";
 import { DevchainError } from "../interfaces/chainErrors.js";
-import { type EventsPage, eventsOfTransaction, eventsPage } from "./events.js";
-import { custodyOf, fidOf, parseRegister, recordRegister } from "./idRegistry.js";
-import { parseKey, parseKeyAdd, recordKeyAdd, recordKeyRemove } from "./keyRegistry.js";
-import { checkUnits, recordRent } from "./storageRegistry.js";
+import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
+import { fidOfAddress, idCounter, keyDataOf, KeyState, readFid } from "./contracts/reads.js";
+import { Revert } from "./contracts/state.js";
+import { accountOf } from "./ledger/accounts.js";
+import { type EventsPage, eventsOfLogs, eventsPage } from "./ledger/events.js";
+import type { Ledger, OperatorAction } from "./ledger/index.js";
 import {
-  type DevchainDb,
-  DEVCHAIN_TABLE_PREFIX,
-  type DevchainTables,
-  type TransactionKind,
-} from "./tables.js";
-import {
-  countPendingTransactions,
-  recordTransaction,
-  transactionByHash,
-  transactionStatus,
-} from "./transactions.js";
+  checkUnits,
+  isFid,
+  isTransactionHash,
+  parseKey,
+  parseKeyAdd,
+  parseRegister,
+  unknownFid,
+} from "./restRequests.js";
 
-export interface DevchainServiceOptions {
-  /** 0 mines every transaction at once, in a block of its own. */
-  blockTimeSeconds: number;
-  /** Unix ms. */
-  now: () => number;
+export interface BlockInfo {
+  number: number;
+  hash: Hex;
+  /** Unix seconds. */
+  timestamp: number;
 }
 
 export interface MinedTransaction {
@@ -52,118 +45,134 @@ export interface MinedTransaction {
   events: OnChainEvent[];
 }
 
-const BLOCK_POLL_MS = 500;
-
 export class DevchainService implements ChainClient, OnChainEventSource, ChainWriter {
-  private genesis: Uint8Array | undefined;
-  private closing = false;
-  private readonly watcher: BlockWatcher;
+  #closing = false;
 
   constructor(
-    private readonly database: Database<DevchainTables>,
-    private readonly options: DevchainServiceOptions,
-  ) {
-    this.watcher = new BlockWatcher(() => this.latestBlockNumber(), BLOCK_POLL_MS);
-  }
+    readonly ledger: Ledger,
+    private readonly now: () => number,
+  ) {}
 
-  /** Creates the genesis block of a fresh chain. */
-  async start(): Promise<void> {
-    this.genesis = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, (trx) =>
-      genesis(trx, this.nowSeconds()),
-    );
-  }
-
-  /** Mines what is pending (the block timer has stopped); a later submission is mined at once. */
+  /** Mines what is pending; nothing accepted is lost. */
   async close(): Promise<void> {
-    this.closing = true;
-    await this.mine();
-    this.watcher.close();
+    this.#closing = true;
+    await this.ledger.mine(false);
+    this.ledger.close();
   }
 
   // Reads (mined state only).
 
-  async getAccount(fid: number): Promise<Account | undefined> {
-    return account(this.database.db, fid, this.nowSeconds());
+  getAccount(fid: number): Promise<Account | undefined> {
+    return accountOf(this.ledger, fid, Math.floor(this.now() / 1000));
   }
 
   async custodyOf(fid: number): Promise<Hex | undefined> {
-    return custodyOf(this.database.db, fid);
+    if (!isFid(fid)) return undefined;
+    return (await readFid(await this.#latestState(), BigInt(fid)))?.custody;
   }
 
   async fidOf(custody: Hex): Promise<number | undefined> {
-    return fidOf(this.database.db, custody);
-  }
-
-  async getTransaction(hash: Hex): Promise<TransactionStatus | undefined> {
-    return transactionStatus(this.database.db, hash);
+    if (typeof custody !== "string" || !/^0x[0-9a-fA-F]{40}$/.test(custody)) return undefined;
+    const fid = await fidOfAddress(await this.#latestState(), custody as Address);
+    return fid === undefined ? undefined : Number(fid);
   }
 
   async latestBlock(): Promise<BlockInfo> {
-    return latestBlock(this.database.db);
+    const { number, hash, timestamp } = await this.ledger.latestBlock();
+    return { number, hash, timestamp };
   }
 
   async latestBlockNumber(): Promise<number> {
-    return (await this.latestBlock()).number;
+    return (await this.ledger.latestBlock()).number;
   }
 
   /** Transactions submitted and not yet mined (with a block time above 0). */
   pendingTransactionCount(): Promise<number> {
-    return countPendingTransactions(this.database.db);
+    return this.ledger.pendingCount();
   }
 
   onBlock(listener: (blockNumber: number) => void): () => void {
-    return this.watcher.onBlock(listener);
+    return this.ledger.watcher.onBlock(listener);
   }
 
   async eventsFromBlock(fromBlock: number, limit: number): Promise<OnChainEvent[]> {
     return (await this.eventsPage(fromBlock, limit)).events;
   }
 
-  /** Whole blocks of events from `fromBlock`, at most `limit` events unless one block alone has more. */
-  async eventsPage(fromBlock: number, limit: number): Promise<EventsPage> {
-    return eventsPage(this.database.db, fromBlock, limit, await this.latestBlockNumber());
+  eventsPage(fromBlock: number, limit: number): Promise<EventsPage> {
+    return eventsPage(this.ledger, fromBlock, limit);
+  }
+
+  async getTransaction(hash: Hex): Promise<TransactionStatus | undefined> {
+    if (!isTransactionHash(hash)) return undefined;
+    const tx = await this.ledger.transaction(hash.toLowerCase() as Hex);
+    if (!tx) return undefined;
+    return tx.blockNumber === null
+      ? { transactionHash: tx.hash, status: "pending" }
+      : { transactionHash: tx.hash, status: "mined", blockNumber: tx.blockNumber };
   }
 
   // Writes: submitted now, effective when mined.
 
   async submitRegister(request: RegisterRequest): Promise<TransactionStatus & { fid: number }> {
-    const addresses = parseRegister(request);
-    let fid = 0;
-    const status = await this.submit("register", async (trx, seq) => {
-      fid = await recordRegister(trx, seq, addresses);
-      return fid;
-    });
-    return { ...status, fid };
+    const { custody, recovery } = parseRegister(request);
+    const { status, after } = await this.#submit(
+      { action: "register", to: custody, recovery },
+      async (error) =>
+        error.errorName === "HasId"
+          ? new DevchainError("custody_taken", `${custody} already owns fid ${await this.fidOf(custody)}`)
+          : undefined,
+    );
+    return { ...status, fid: Number(await idCounter(after)) };
   }
 
   async submitKeyAdd(request: KeyAddRequest): Promise<TransactionStatus> {
-    const signer = parseKeyAdd(request);
-    return this.submit("signer_add", (trx, seq) => recordKeyAdd(trx, seq, signer));
+    const add = parseKeyAdd(request);
+    await this.#requireFid(add.fid);
+    return (
+      await this.#submit({ action: "addKey", ...add }, async (error) => {
+        if (error.errorName !== "InvalidState") return undefined;
+        const data = await keyDataOf(await this.#pendingState(), BigInt(add.fid), add.key);
+        return data.state === KeyState.removed
+          ? new DevchainError(
+              "key_removed",
+              `key ${add.key} was removed from fid ${add.fid} and cannot be added again`,
+            )
+          : new DevchainError("key_exists", `key ${add.key} is already added to fid ${add.fid}`);
+      })
+    ).status;
   }
 
   async submitKeyRemove(fid: number, keyHex: Hex): Promise<TransactionStatus> {
     const key = parseKey(keyHex);
-    return this.submit("signer_remove", (trx, seq) => recordKeyRemove(trx, seq, fid, key));
+    await this.#requireFid(fid);
+    return (
+      await this.#submit({ action: "removeKey", fid, key }, async (error) =>
+        error.errorName === "InvalidState"
+          ? new DevchainError("key_not_active", `key ${key} is not an active key of fid ${fid}`)
+          : undefined,
+      )
+    ).status;
   }
 
   async submitStorageRent(fid: number, units: number): Promise<TransactionStatus> {
     checkUnits(units);
-    return this.submit("storage_rent", (trx, seq) => recordRent(trx, seq, fid, units));
+    await this.#requireFid(fid);
+    return (await this.#submit({ action: "rent", fid, units }, async () => undefined)).status;
   }
 
   /** Resolves once the transaction is mined (at most one block time), with its events. */
   async waitForTransaction(hash: Hex): Promise<MinedTransaction> {
-    const bytes = hexToBytes(hash);
     for (;;) {
-      const next = this.watcher.nextBlock();
-      const tx = await transactionByHash(this.database.db, bytes);
+      const next = this.ledger.watcher.nextBlock();
+      const tx = await this.ledger.transaction(hash);
       if (!tx) {
         next.cancel();
         throw new DevchainError("unknown_transaction", `transaction ${hash} is not known`);
       }
       if (tx.blockNumber !== null) {
         next.cancel();
-        const events = await eventsOfTransaction(this.database.db, tx.seq);
+        const events = await eventsOfLogs(this.ledger, await this.ledger.logsOfTransaction(tx.seq));
         return { transactionHash: hash, blockNumber: tx.blockNumber, events };
       }
       await next.promise;
@@ -172,63 +181,68 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
 
   async register(request: RegisterRequest): Promise<RegisteredFid> {
     const submitted = await this.submitRegister(request);
-    const body = (await this.minedEvent(submitted)).idRegisterEventBody!;
+    const body = (await this.#minedEvent(submitted)).idRegisterEventBody!;
     return {
       fid: submitted.fid,
-      custody: getAddress(toHex(body.to)),
-      recovery: getAddress(toHex(body.recoveryAddress)),
+      custody: getAddress(`0x${Buffer.from(body.to).toString("hex")}`),
+      recovery: getAddress(`0x${Buffer.from(body.recoveryAddress).toString("hex")}`),
     };
   }
 
   async addKey(request: KeyAddRequest): Promise<OnChainEvent> {
-    return this.minedEvent(await this.submitKeyAdd(request));
+    return this.#minedEvent(await this.submitKeyAdd(request));
   }
 
   async removeKey(fid: number, key: Hex): Promise<OnChainEvent> {
-    return this.minedEvent(await this.submitKeyRemove(fid, key));
+    return this.#minedEvent(await this.submitKeyRemove(fid, key));
   }
 
   async rentStorage(fid: number, units: number): Promise<OnChainEvent> {
-    return this.minedEvent(await this.submitStorageRent(fid, units));
+    return this.#minedEvent(await this.submitStorageRent(fid, units));
   }
 
   /** Mines the pending transactions into one block; returns its number, or undefined when none were pending. */
   async mine(): Promise<number | undefined> {
-    const mined = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, (trx) =>
-      mineBlock(trx, this.nowSeconds()),
-    );
-    if (mined !== undefined) this.watcher.notify(mined);
-    return mined;
+    return (await this.ledger.mine(false))?.number;
   }
 
-  private async minedEvent(status: TransactionStatus): Promise<OnChainEvent> {
+  async #minedEvent(status: TransactionStatus): Promise<OnChainEvent> {
     return (await this.waitForTransaction(status.transactionHash)).events[0]!;
   }
 
-  /**
-   * Records a transaction whose rule checks and state rows `apply` makes (throwing DevchainError rolls
-   * everything back); with no block time, or while closing, it is mined in the same database transaction.
-   */
-  private async submit(
-    kind: TransactionKind,
-    apply: (trx: DevchainDb, seq: number) => Promise<number>,
-  ): Promise<TransactionStatus> {
-    const genesisHash = this.genesis;
-    if (!genesisHash) throw new Error("the devchain is not started");
-    const result = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, async (trx) => {
-      const hash = await recordTransaction(trx, genesisHash, kind, apply);
-      const blockNumber =
-        this.options.blockTimeSeconds === 0 || this.closing
-          ? await mineBlock(trx, this.nowSeconds())
-          : undefined;
-      return { hash, blockNumber };
-    });
-    if (result.blockNumber === undefined) return { transactionHash: toHex(result.hash), status: "pending" };
-    this.watcher.notify(result.blockNumber);
-    return { transactionHash: toHex(result.hash), status: "mined", blockNumber: result.blockNumber };
+  async #requireFid(fid: number): Promise<void> {
+    if (!isFid(fid)) throw new DevchainError("bad_request", "fid must be a positive integer");
+    if (!(await readFid(await this.#pendingState(), BigInt(fid)))) throw unknownFid(fid);
   }
 
-  private nowSeconds(): number {
-    return Math.floor(this.options.now() / 1000);
+  async #latestState() {
+    return this.ledger.stateAt((await this.ledger.latestBlock()).number);
+  }
+
+  /** The state with the pending transactions applied: what a new write's rules see. */
+  #pendingState() {
+    return this.ledger.pendingState();
+  }
+
+  /**
+   * Submits an operator write; a revert of its dry run is the REST error `refusal` names (or a
+   * generic one). While closing, the write is mined at once.
+   */
+  async #submit(action: OperatorAction, refusal: (error: Revert) => Promise<DevchainError | undefined>) {
+    let submitted;
+    try {
+      submitted = await this.ledger.submitOperator(action);
+    } catch (error) {
+      if (!(error instanceof Revert)) throw error;
+      throw (
+        (await refusal(error)) ??
+        new DevchainError("bad_request", `the chain refused the write: ${error.errorName}`)
+      );
+    }
+    if (this.#closing) await this.ledger.mine(false);
+    const status = await this.getTransaction(submitted.hash);
+    return { status: status!, after: submitted.after };
   }
 }
+
+export type { EventsPage } from "./ledger/events.js";

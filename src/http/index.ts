@@ -9,7 +9,7 @@ export {
 } from "./server.js";
 export type { ReadinessCheck } from "./readiness.js";
 export type { ApiDescription } from "./openapi.js";
-export { operatorGuard, isLoopback, isMachineLocal, normalOrigin } from "./operator.js";
+export { operatorGuard, operatorRefusal, isLoopback, isMachineLocal, normalOrigin } from "./operator.js";
 export { clientAddressKey } from "./clientAddress.js";
 export { listen, StartupError } from "./listen.js";
 export { createLogger, type Logger } from "./logger.js";

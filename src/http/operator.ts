@@ -69,37 +69,46 @@ const CORS_HEADERS = ["access-control-allow-origin", "access-control-expose-head
  * time, so neither their content nor their length leaks.
  */
 export function operatorGuard(adminToken: string | undefined, shape: ErrorShape): onRequestAsyncHookHandler {
-  const expected = adminToken ? digest(adminToken) : undefined;
-  const refuse = (reply: FastifyReply, message: string, status: 401 | 403) => {
-    const denied = shape.forbidden(message, status);
-    return reply.code(denied.statusCode).send(denied.body);
-  };
+  const refusalOf = operatorRefusal(adminToken);
   async function guard(request: FastifyRequest, reply: FastifyReply) {
     for (const name of CORS_HEADERS) reply.removeHeader(name);
-    const origin = request.headers.origin;
-    if (origin !== undefined && !fromOwnOrigin(request, origin))
-      return refuse(
-        reply,
-        `operator routes refuse requests sent by web pages of other origins (Origin: ${origin}); ` +
-          "call them from outside a browser, or from a page of an origin listed in --trusted-origins",
-        403,
-      );
-    if (!expected) {
-      if (isLoopback(request.ip)) return;
-      return refuse(
-        reply,
-        "operator writes are accepted from loopback addresses only (start castnet with --admin-token to allow others)",
-        403,
-      );
-    }
-    const header = request.headers.authorization ?? "";
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (match?.[1] && timingSafeEqual(digest(match[1].trim()), expected)) return;
-    reply.header("www-authenticate", 'Bearer realm="castnet"');
-    return refuse(reply, "this operator endpoint needs the admin token as a Bearer token", 401);
+    const refusal = refusalOf(request);
+    if (refusal === undefined) return;
+    if (refusal.status === 401) reply.header("www-authenticate", 'Bearer realm="castnet"');
+    const denied = shape.forbidden(refusal.message, refusal.status);
+    return reply.code(denied.statusCode).send(denied.body);
   }
   guards.add(guard);
   return guard;
+}
+
+/** Why a request may not do an operator's work (operatorGuard's rule), or undefined when it may. */
+export function operatorRefusal(
+  adminToken: string | undefined,
+): (request: FastifyRequest) => { message: string; status: 401 | 403 } | undefined {
+  const expected = adminToken ? digest(adminToken) : undefined;
+  return (request) => {
+    const origin = request.headers.origin;
+    if (origin !== undefined && !fromOwnOrigin(request, origin))
+      return {
+        message:
+          `operator routes refuse requests sent by web pages of other origins (Origin: ${origin}); ` +
+          "call them from outside a browser, or from a page of an origin listed in --trusted-origins",
+        status: 403,
+      };
+    if (!expected) {
+      if (isLoopback(request.ip)) return undefined;
+      return {
+        message:
+          "operator writes are accepted from loopback addresses only (start castnet with --admin-token to allow others)",
+        status: 403,
+      };
+    }
+    const header = request.headers.authorization ?? "";
+    const match = /^Bearer\s+(.+)$/i.exec(header);
+    if (match?.[1] && timingSafeEqual(digest(match[1].trim()), expected)) return undefined;
+    return { message: "this operator endpoint needs the admin token as a Bearer token", status: 401 };
+  };
 }
 
 function fromOwnOrigin(request: FastifyRequest, origin: string): boolean {

@@ -4,8 +4,10 @@ import { CASTNET_MAIN, scratchDir, userEnv } from "../support/cli.js";
 
 /** What `castnet start` prints on stderr off a terminal as it migrates a new data directory. */
 export const NEW_DATA_DIR_MIGRATIONS = [
-  "migrations: chain 0 of 1",
-  "migrations: chain: 1 applied",
+  "migrations: chain 0 of 3",
+  "migrations: chain 1 of 3",
+  "migrations: chain 2 of 3",
+  "migrations: chain: 3 applied",
   "migrations: registry 0 of 1",
   "migrations: registry: 1 applied",
   "migrations: hub 0 of 3",

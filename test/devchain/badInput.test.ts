@@ -253,8 +253,8 @@ for (const engine of await testEngines()) {
       await refused(open, { method: "DELETE", url: "/v1/fids/1/signers/0x12" }, 400, "invalid_key");
     });
 
-    it("refuses key and metadata types other than Ed25519 and SignedKeyRequest", async () => {
-      await refused(open, add({ key: newKey(), keyType: 2 }), 400, "unsupported_key_type");
+    it("refuses key types other than Ed25519 and auth addresses, and metadata types other than SignedKeyRequest", async () => {
+      await refused(open, add({ key: newKey(), keyType: 3 }), 400, "unsupported_key_type");
       await refused(open, add({ key: newKey(), metadataType: 0 }), 400, "unsupported_key_type");
       await refused(open, add({ key: newKey(), keyType: -1 }), 400, "bad_request");
       await refused(open, add({ key: newKey(), metadataType: 256 }), 400, "bad_request");

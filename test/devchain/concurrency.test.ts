@@ -71,18 +71,20 @@ for (const engine of await testEngines()) {
       assert.equal((await via(0).getAccount(1))?.signers.length, 1);
     });
 
-    it("keeps blocks consecutive and every event in exactly one place", async () => {
+    it("keeps every event in exactly one place, in block order, in blocks both processes see", async () => {
       const events = await via(0).eventsFromBlock(0, 1000);
       assert.equal(events.length, 22);
       const positions = events.map((e) => `${e.blockNumber}:${e.logIndex}`);
       assert.equal(new Set(positions).size, positions.length);
-      const blocks = [...new Set(events.map((e) => e.blockNumber))];
+      const blocks = events.map((e) => e.blockNumber);
       assert.deepEqual(
         blocks,
-        Array.from({ length: blocks.length }, (_, i) => i + 1),
+        [...blocks].sort((a, b) => a - b),
       );
-      assert.equal(await via(0).latestBlockNumber(), blocks.length);
-      assert.equal(await via(1).latestBlockNumber(), blocks.length);
+      // The second process mines empty blocks on its timer too: the chain may be longer than its events.
+      const latest = await via(0).latestBlockNumber();
+      assert.ok(latest >= blocks[blocks.length - 1]!);
+      assert.ok((await via(1).latestBlockNumber()) >= latest);
     });
   });
 }

@@ -37,13 +37,16 @@ export async function operatorRegister(
   return { fid };
 }
 
-/** As KeyGateway.add by the fid's custody: every KeyRegistry check, the validator's included. */
+/**
+ * As KeyGateway.add by the fid's custody: every KeyRegistry check but the validator's, since the
+ * operator vouches for the metadata (the REST routes have always kept metadata as given).
+ */
 export async function operatorAddKey(
   ctx: CallContext,
   request: { fid: bigint; keyType: number; key: Hex; metadataType: number; metadata: Hex },
 ): Promise<void> {
   const { fid, ...key } = request;
-  await addOwn(unpaid(ctx, await custodyOf(ctx.state, fid)), key);
+  await addOwn(unpaid(ctx, await custodyOf(ctx.state, fid)), { ...key, vouched: true });
 }
 
 /** As KeyRegistry.remove by the fid's custody. */

@@ -1,7 +1,7 @@
 /** A fid's account: its addresses, active signers and unexpired storage units. */
 import type { FastifyPluginAsync } from "fastify";
 import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
-import { unknownFid } from "../idRegistry.js";
+import { unknownFid } from "../restRequests.js";
 import { type DevchainRoutesOptions, errorBody, fidParams, parseFid } from "./schemas.js";
 
 export const accountRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (fastify, { chain }) => {

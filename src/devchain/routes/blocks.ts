@@ -4,7 +4,7 @@ import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import { MAX_EVENTS_PAGE } from "../../interfaces/chain.js";
 import { DevchainError } from "../../interfaces/chainErrors.js";
-import { isTransactionHash } from "../transactions.js";
+import { isTransactionHash } from "../restRequests.js";
 import {
   type DevchainRoutesOptions,
   errorBody,

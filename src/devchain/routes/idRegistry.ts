@@ -6,7 +6,7 @@ import { operatorGuard } from "../../http/index.js";
 import type { Hex, RegisterRequest } from "../../interfaces/chain.js";
 import { devchainErrors } from "../errors.js";
 import { DevchainError } from "../../interfaces/chainErrors.js";
-import { normaliseAddress } from "../idRegistry.js";
+import { normaliseAddress } from "../restRequests.js";
 import { address, type DevchainRoutesOptions, errorBody, transactionStatus, waitQuery } from "./schemas.js";
 
 export const idRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (

@@ -4,7 +4,7 @@ import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { operatorGuard } from "../../http/index.js";
 import { renderOnChainEvent } from "../../protocol/json/index.js";
 import { devchainErrors } from "../errors.js";
-import { MAX_UNITS_PER_RENT } from "../storageRegistry.js";
+import { MAX_UNITS_PER_RENT } from "../restRequests.js";
 import { type DevchainRoutesOptions, fidParams, parseFid, waitQuery, writeResponses } from "./schemas.js";
 
 export const storageRegistryRoutes: FastifyPluginAsync<DevchainRoutesOptions> = async (

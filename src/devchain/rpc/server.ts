@@ -15,7 +15,7 @@ import type {
   FastifyReply,
   onRequestHookHandler,
 } from "fastify";
-import { clientAddressKey, sendJson } from "../../http/index.js";
+import { clientAddressKey, operatorRefusal, sendJson } from "../../http/index.js";
 import { RpcError, type RpcErrorObject } from "./errors.js";
 
 /** What a method knows of the HTTP request it answers. */
@@ -24,6 +24,8 @@ export interface RpcContext {
   clientAddress: string;
   /** The request's logger. */
   log: FastifyBaseLogger;
+  /** Why this caller may not call an operator method (src/http/operator.ts's rule), or undefined. */
+  operatorRefusal(): string | undefined;
 }
 
 /**
@@ -41,6 +43,8 @@ export interface RpcLimits {
 
 export interface JsonRpcRoutesOptions {
   methods: RpcMethods;
+  /** The part's admin token: operator methods (castnet_*) need it as the operator routes do. */
+  adminToken?: string;
   limits?: RpcLimits;
 }
 
@@ -89,6 +93,7 @@ const response = {
 
 export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, options) => {
   const methods = new Map(Object.entries(options.methods));
+  const refusalOf = operatorRefusal(options.adminToken);
   const maxBatch = options.limits?.maxBatch ?? DEFAULT_MAX_BATCH;
   if (!Number.isSafeInteger(maxBatch) || maxBatch < 1) throw new RangeError("maxBatch must be 1 or more");
   const bodyLimit = app.initialConfig.bodyLimit;
@@ -171,7 +176,11 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
       },
     },
     async (request, reply) => {
-      const context: RpcContext = { clientAddress: clientAddressKey(request.ip), log: request.log };
+      const context: RpcContext = {
+        clientAddress: clientAddressKey(request.ip),
+        log: request.log,
+        operatorRefusal: () => refusalOf(request)?.message,
+      };
       const parsed = parse(request.body as string | undefined);
       if (parsed instanceof RpcError) return sendJson(reply, renderError(null, parsed));
       if (!Array.isArray(parsed)) return send(reply, await answer(parsed, context));

@@ -1,0 +1,110 @@
+/** Blocks: the genesis block, then one per mining round, each with its base fee and the gas it used. */
+import { randomBytes } from "node:crypto";
+import { encodePacked, type Hex, keccak256 } from "viem";
+import { toHex } from "../../protocol/hex.js";
+import type { DevchainDb } from "../tables.js";
+
+export interface StoredBlock {
+  number: number;
+  hash: Hex;
+  parentHash: Hex;
+  /** Unix seconds. */
+  timestamp: number;
+  baseFeePerGas: bigint;
+  gasUsed: bigint;
+}
+
+type Row = {
+  number: number;
+  hash: Uint8Array;
+  parent_hash: Uint8Array;
+  timestamp: number;
+  base_fee_per_gas: string;
+  gas_used: number;
+};
+
+function storedBlock(row: Row): StoredBlock {
+  return {
+    number: Number(row.number),
+    hash: toHex(new Uint8Array(row.hash)),
+    parentHash: toHex(new Uint8Array(row.parent_hash)),
+    timestamp: Number(row.timestamp),
+    baseFeePerGas: BigInt(row.base_fee_per_gas),
+    gasUsed: BigInt(row.gas_used),
+  };
+}
+
+const COLUMNS = ["number", "hash", "parent_hash", "timestamp", "base_fee_per_gas", "gas_used"] as const;
+
+export async function latestStoredBlock(db: DevchainDb): Promise<StoredBlock> {
+  const row = await db
+    .selectFrom("chain_blocks")
+    .select(COLUMNS)
+    .orderBy("number", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  if (!row) throw new Error("the devchain has no genesis block; start() was not called");
+  return storedBlock(row);
+}
+
+export async function blockByNumber(db: DevchainDb, number: number): Promise<StoredBlock | undefined> {
+  const row = await db
+    .selectFrom("chain_blocks")
+    .select(COLUMNS)
+    .where("number", "=", number)
+    .executeTakeFirst();
+  return row && storedBlock(row);
+}
+
+export async function blockByHash(db: DevchainDb, hash: Hex): Promise<StoredBlock | undefined> {
+  const row = await db
+    .selectFrom("chain_blocks")
+    .select(COLUMNS)
+    .where("hash", "=", Buffer.from(hash.slice(2), "hex"))
+    .executeTakeFirst();
+  return row && storedBlock(row);
+}
+
+/** The hash of a block: its chain id, number, parent and time, so no two blocks share one. */
+export function blockHash(chainId: number, number: number, parentHash: Hex, timestamp: number): Hex {
+  return keccak256(
+    encodePacked(
+      ["uint32", "uint64", "bytes32", "uint64"],
+      [chainId, BigInt(number), parentHash, BigInt(timestamp)],
+    ),
+  );
+}
+
+export async function insertBlock(trx: DevchainDb, block: StoredBlock): Promise<void> {
+  await trx
+    .insertInto("chain_blocks")
+    .values({
+      number: block.number,
+      hash: Buffer.from(block.hash.slice(2), "hex"),
+      parent_hash: Buffer.from(block.parentHash.slice(2), "hex"),
+      timestamp: block.timestamp,
+      base_fee_per_gas: block.baseFeePerGas.toString(),
+      gas_used: Number(block.gasUsed),
+    })
+    .execute();
+}
+
+/** The genesis block of a fresh chain, made once: a random hash makes every devchain's hashes its own. */
+export async function ensureGenesis(
+  trx: DevchainDb,
+  nowSeconds: number,
+  baseFee: bigint,
+): Promise<StoredBlock> {
+  const existing = await blockByNumber(trx, 0);
+  if (existing) return existing;
+  const genesis: StoredBlock = {
+    number: 0,
+    hash: keccak256(randomBytes(32)),
+    parentHash: `0x${"00".repeat(32)}`,
+    timestamp: nowSeconds,
+    baseFeePerGas: baseFee,
+    gasUsed: 0n,
+  };
+  await insertBlock(trx, genesis);
+  return genesis;
+}

@@ -1,0 +1,240 @@
+/**
+ * The ledger: the chain as Ethereum clients see it (blocks, transactions and receipts, logs, and the
+ * registries' state at every block), written in one serialised database transaction per block.
+ * The devchain's REST routes and its JSON-RPC both go through it: one chain, two doors.
+ */
+import { type Address, getAddress, type Hex, keccak256, toHex as bytesToHex } from "viem";
+import { BlockWatcher } from "../../interfaces/blockWatcher.js";
+import { type Database, serializedTransaction } from "../../storage/index.js";
+import { isContractAddress } from "../contracts/call.js";
+import { type ChainPrices, StateOverlay, type StateReader, stateKey } from "../contracts/state.js";
+import { DEVCHAIN_TABLE_PREFIX, type DevchainDb, type DevchainTables } from "../tables.js";
+import {
+  blockByHash,
+  blockByNumber,
+  ensureGenesis,
+  latestStoredBlock,
+  type StoredBlock,
+} from "./blockStore.js";
+import { type CallRequest, executeTransaction, runCall } from "./execute.js";
+import { runOperatorAction } from "./operatorActions.js";
+import { gasUsed } from "./fees.js";
+import { type LogFilter, logsMatching, logsOfTransaction, type StoredLog } from "./logStore.js";
+import { type ChainEnv, mineBlock } from "./mine.js";
+import { stateAt } from "./stateStore.js";
+import { nextNonce, submitRawTransaction } from "./submit.js";
+import {
+  countAllTransactions,
+  countPendingTransactions,
+  insertTransaction,
+  pendingTransactions,
+  type OperatorAction,
+  type StoredTransaction,
+  transactionByHash,
+  transactionsOfBlock,
+} from "./txStore.js";
+
+export interface LedgerOptions {
+  chainId: number;
+  baseFee: bigint;
+  prices: ChainPrices;
+  /** Mine each transaction at once, in a block of its own (block time 0). */
+  mineAtOnce: boolean;
+  /** Unix ms. */
+  now: () => number;
+}
+
+/** Who signs the REST routes' operator writes: an address no key controls. */
+export const OPERATOR_ADDRESS: Address = getAddress("0x00000000000000000000000000000000ca57ae70");
+
+const BLOCK_POLL_MS = 500;
+
+export class Ledger {
+  readonly watcher: BlockWatcher;
+  readonly #env: ChainEnv;
+
+  constructor(
+    private readonly database: Database<DevchainTables>,
+    private readonly options: LedgerOptions,
+  ) {
+    this.#env = { chainId: options.chainId, prices: options.prices, baseFee: options.baseFee };
+    this.watcher = new BlockWatcher(async () => (await this.latestBlock()).number, BLOCK_POLL_MS);
+  }
+
+  get db(): DevchainDb {
+    return this.database.db;
+  }
+
+  get chainId(): number {
+    return this.options.chainId;
+  }
+
+  async start(): Promise<void> {
+    await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, (trx) =>
+      ensureGenesis(trx, this.#nowSeconds(), this.options.baseFee),
+    );
+  }
+
+  latestBlock(): Promise<StoredBlock> {
+    return latestStoredBlock(this.db);
+  }
+
+  blockByNumber(number: number): Promise<StoredBlock | undefined> {
+    return blockByNumber(this.db, number);
+  }
+
+  blockByHash(hash: Hex): Promise<StoredBlock | undefined> {
+    return blockByHash(this.db, hash);
+  }
+
+  transactionsOfBlock(number: number): Promise<StoredTransaction[]> {
+    return transactionsOfBlock(this.db, number);
+  }
+
+  transaction(hash: Hex): Promise<StoredTransaction | undefined> {
+    return transactionByHash(this.db, hash);
+  }
+
+  logsOfTransaction(seq: number): Promise<StoredLog[]> {
+    return logsOfTransaction(this.db, seq);
+  }
+
+  logs(filter: LogFilter, limit: number): Promise<StoredLog[]> {
+    return logsMatching(this.db, filter, limit);
+  }
+
+  stateAt(blockNumber: number): StateReader {
+    return stateAt(this.db, blockNumber);
+  }
+
+  nonceOf(address: Address, includePending: boolean): Promise<bigint> {
+    return nextNonce(this.db, address, includePending);
+  }
+
+  pendingCount(): Promise<number> {
+    return countPendingTransactions(this.db);
+  }
+
+  /** A signed transaction into the pool; returns its hash. */
+  async submitRaw(raw: Hex): Promise<Hex> {
+    const hash = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, (trx) =>
+      submitRawTransaction(trx, raw, this.options.chainId),
+    );
+    if (this.options.mineAtOnce) await this.mine(false);
+    return hash;
+  }
+
+  /**
+   * An operator write of the REST routes into the pool, run first on the pending state (the latest
+   * block's, then every pending transaction's) so that a write that would revert is refused at once
+   * (a Revert is thrown) and a submitted one is never reverted at mining. Returns its hash and the
+   * state after it, for what the caller reads back (the fid a registration gets).
+   */
+  async submitOperator(action: OperatorAction): Promise<{ hash: Hex; after: StateReader }> {
+    const submitted = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, async (trx) => {
+      const { state, env, latest } = await this.#pending(trx);
+      const after = state.child();
+      await runOperatorAction(
+        {
+          state: after,
+          origin: OPERATOR_ADDRESS,
+          sender: OPERATOR_ADDRESS,
+          value: 0n,
+          block: env,
+          chainId: env.chainId,
+          logs: [],
+          prices: env.prices,
+        },
+        action,
+      );
+      // Operator writes have no signature: their hash is the chain's latest block, a count and the action.
+      const hash = keccak256(
+        bytesToHex(`${latest.hash}|${await countAllTransactions(trx)}|${JSON.stringify(action)}`),
+      );
+      await insertTransaction(trx, {
+        hash,
+        sender: OPERATOR_ADDRESS,
+        recipient: null,
+        nonce: 0,
+        value: 0n,
+        input: "0x",
+        type: 0,
+        gas: 0n,
+        gasPrice: 0n,
+        maxFeePerGas: null,
+        maxPriorityFeePerGas: null,
+        raw: null,
+        operator: action,
+      });
+      return { hash, after };
+    });
+    if (this.options.mineAtOnce) await this.mine(false);
+    return submitted;
+  }
+
+  /** The state with every pending transaction applied: what a new operator write's rules see. */
+  async pendingState(): Promise<StateReader> {
+    return (await this.#pending(this.db)).state;
+  }
+
+  async #pending(db: DevchainDb) {
+    const latest = await latestStoredBlock(db);
+    const state = new StateOverlay(stateAt(db, latest.number));
+    const env = {
+      ...this.#env,
+      number: BigInt(latest.number + 1),
+      timestamp: BigInt(Math.max(latest.timestamp, this.#nowSeconds())),
+    };
+    for (const tx of await pendingTransactions(db)) await executeTransaction(state, tx, env);
+    return { state, env, latest };
+  }
+
+  /** Mines a block (an empty one only when `empty`); returns it, or undefined when none was mined. */
+  async mine(empty: boolean): Promise<StoredBlock | undefined> {
+    const block = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, (trx) =>
+      mineBlock(trx, this.#env, this.#nowSeconds(), empty),
+    );
+    if (block) this.watcher.notify(block.number);
+    return block;
+  }
+
+  /** eth_call: `request` on the state as of `blockNumber`, nothing kept. */
+  async call(request: CallRequest, blockNumber: number): Promise<{ status: 0 | 1; output: Hex }> {
+    const block = await this.blockByNumber(blockNumber);
+    if (!block) throw new RangeError(`block ${blockNumber} is not mined`);
+    const state = new StateOverlay(this.stateAt(blockNumber));
+    return runCall(state, request, {
+      ...this.#env,
+      number: BigInt(block.number + 1),
+      timestamp: BigInt(Math.max(block.timestamp, this.#nowSeconds())),
+    });
+  }
+
+  /** The gas `request` would use (the same figure whatever the state: docs in fees.ts). */
+  gasOf(request: CallRequest): bigint {
+    return gasUsed(request.input, isContractAddress(request.to));
+  }
+
+  /** Sets an address's balance (the operator method castnet_setBalance, and funded accounts). */
+  async setBalance(address: Address, balance: bigint): Promise<Hex> {
+    return (await this.submitOperator({ action: "setBalance", address, balance: balance.toString() })).hash;
+  }
+
+  /** The balance of `address` as of `blockNumber`. */
+  async balanceOf(address: Address, blockNumber: number): Promise<bigint> {
+    return BigInt((await this.stateAt(blockNumber).get(stateKey.balance(address))) ?? "0");
+  }
+
+  close(): void {
+    this.watcher.close();
+  }
+
+  #nowSeconds(): number {
+    return Math.floor(this.options.now() / 1000);
+  }
+}
+
+export type { StoredBlock } from "./blockStore.js";
+export type { StoredLog, LogFilter } from "./logStore.js";
+export type { StoredTransaction, OperatorAction } from "./txStore.js";
+export type { CallRequest } from "./execute.js";

@@ -1,0 +1,102 @@
+/** Logs: what each mined transaction emitted, in block order, and the filters eth_getLogs applies. */
+import { type Address, getAddress, type Hex } from "viem";
+import { toHex } from "../../protocol/hex.js";
+import type { DevchainDb } from "../tables.js";
+
+export interface StoredLog {
+  blockNumber: number;
+  logIndex: number;
+  txSeq: number;
+  address: Address;
+  topics: Hex[];
+  data: Hex;
+}
+
+/** eth_getLogs' filter: blocks inclusive; addresses any of; per topic position null (any) or any of. */
+export interface LogFilter {
+  fromBlock: number;
+  toBlock: number;
+  addresses?: readonly Address[];
+  topics?: readonly (readonly Hex[] | null)[];
+}
+
+const TOPIC_COLUMNS = ["topic0", "topic1", "topic2", "topic3"] as const;
+
+export async function insertLogs(trx: DevchainDb, logs: readonly StoredLog[]): Promise<void> {
+  if (logs.length === 0) return;
+  await trx
+    .insertInto("chain_logs")
+    .values(
+      logs.map((log) => ({
+        block_number: log.blockNumber,
+        log_index: log.logIndex,
+        tx_seq: log.txSeq,
+        address: log.address.toLowerCase(),
+        topic0: log.topics[0] ? Buffer.from(log.topics[0].slice(2), "hex") : null,
+        topic1: log.topics[1] ? Buffer.from(log.topics[1].slice(2), "hex") : null,
+        topic2: log.topics[2] ? Buffer.from(log.topics[2].slice(2), "hex") : null,
+        topic3: log.topics[3] ? Buffer.from(log.topics[3].slice(2), "hex") : null,
+        data: Buffer.from(log.data.slice(2), "hex"),
+      })),
+    )
+    .execute();
+}
+
+/** Logs matching `filter` in (block, log index) order; at most `limit`. */
+export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: number): Promise<StoredLog[]> {
+  let query = db
+    .selectFrom("chain_logs")
+    .selectAll()
+    .where("block_number", ">=", filter.fromBlock)
+    .where("block_number", "<=", filter.toBlock);
+  if (filter.addresses && filter.addresses.length > 0)
+    query = query.where(
+      "address",
+      "in",
+      filter.addresses.map((a) => a.toLowerCase()),
+    );
+  for (const [position, wanted] of (filter.topics ?? []).entries()) {
+    if (wanted === null || position >= TOPIC_COLUMNS.length) continue;
+    query = query.where(
+      TOPIC_COLUMNS[position]!,
+      "in",
+      wanted.map((topic) => Buffer.from(topic.slice(2), "hex")),
+    );
+  }
+  const rows = await query.orderBy("block_number").orderBy("log_index").limit(limit).execute();
+  return rows.map(storedLog);
+}
+
+export async function logsOfTransaction(db: DevchainDb, txSeq: number): Promise<StoredLog[]> {
+  const rows = await db
+    .selectFrom("chain_logs")
+    .selectAll()
+    .where("tx_seq", "=", txSeq)
+    .orderBy("log_index")
+    .execute();
+  return rows.map(storedLog);
+}
+
+function storedLog(row: {
+  block_number: number;
+  log_index: number;
+  tx_seq: number;
+  address: string;
+  topic0: Uint8Array | null;
+  topic1: Uint8Array | null;
+  topic2: Uint8Array | null;
+  topic3: Uint8Array | null;
+  data: Uint8Array;
+}): StoredLog {
+  const topics = [row.topic0, row.topic1, row.topic2, row.topic3]
+    .filter((topic): topic is Uint8Array => topic !== null)
+    .map((topic) => toHex(new Uint8Array(topic)));
+  return {
+    blockNumber: Number(row.block_number),
+    logIndex: Number(row.log_index),
+    txSeq: Number(row.tx_seq),
+    address: getAddress(row.address),
+    topics,
+    data: toHex(new Uint8Array(row.data)),
+  };
+}

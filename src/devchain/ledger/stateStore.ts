@@ -1,0 +1,38 @@
+/**
+ * The modelled state kept with its history: each key's value as written by each block, so that the
+ * state as of any block is the last value at or before it.
+ */
+import type { StateReader } from "../contracts/state.js";
+import type { DevchainDb } from "../tables.js";
+
+/** The state as the block `blockNumber` left it. */
+export function stateAt(db: DevchainDb, blockNumber: number): StateReader {
+  return {
+    async get(key) {
+      const row = await db
+        .selectFrom("chain_state")
+        .select("value")
+        .where("key", "=", key)
+        .where("block_number", "<=", blockNumber)
+        .orderBy("block_number", "desc")
+        .limit(1)
+        .executeTakeFirst();
+      return row?.value;
+    },
+  };
+}
+
+/** Records what the block `blockNumber` wrote. */
+export async function writeState(
+  trx: DevchainDb,
+  blockNumber: number,
+  writes: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const [key, value] of writes) {
+    await trx
+      .insertInto("chain_state")
+      .values({ key, block_number: blockNumber, value })
+      .onConflict((oc) => oc.columns(["key", "block_number"]).doUpdateSet({ value }))
+      .execute();
+  }
+}
