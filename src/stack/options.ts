@@ -37,6 +37,8 @@ export interface StackConfig {
   only: readonly PartName[];
   /** Base URLs of parts that run elsewhere (needed only for parts not in `only`). */
   urls: Partial<Record<PartName, string>>;
+  /** A JSON-RPC chain the hub follows instead of the devchain's in-process events. */
+  chainRpc: { url: string; firstBlock: number; confirmations: number | undefined } | undefined;
   naming: NamingProfileName;
   network: Network;
   blockTimeSeconds: number;
@@ -99,6 +101,18 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
   "registry-url": { env: "CASTNET_REGISTRY_URL", help: "registry to follow when it is not in --only" },
   "hub-url": { env: "CASTNET_HUB_URL", help: "hub to read activity from when it is not in --only" },
   "chain-url": { env: "CASTNET_CHAIN_URL", help: "devchain to use when it is not in --only" },
+  "chain-rpc-url": {
+    env: "CASTNET_CHAIN_RPC_URL",
+    help: "Ethereum JSON-RPC endpoint whose registry logs the hub follows (default: the devchain, in process)",
+  },
+  "chain-first-block": {
+    env: "CASTNET_CHAIN_FIRST_BLOCK",
+    help: "with --chain-rpc-url: the first block to read (OP mainnet's registries begin at 108864739)",
+  },
+  "chain-confirmations": {
+    env: "CASTNET_CHAIN_CONFIRMATIONS",
+    help: "with --chain-rpc-url: blocks on top of a block before its events are merged (default 2)",
+  },
   naming: {
     env: "CASTNET_NAMING",
     default: "neutral",
@@ -286,6 +300,7 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
       hub: baseUrl("hub-url", value("hub-url")),
       chain: baseUrl("chain-url", value("chain-url")),
     },
+    chainRpc: chainRpcOf(value),
     naming: oneOf("naming", value("naming")!, ["neutral", "reference"] as const),
     network: oneOf("network", value("network")!, ["mainnet", "testnet", "devnet"] as const),
     blockTimeSeconds: blockTime,
@@ -372,6 +387,28 @@ function requireUrls(config: StackConfig): void {
       }
     }
   }
+}
+
+function chainRpcOf(value: (name: string) => string | undefined): StackConfig["chainRpc"] {
+  const url = baseUrl("chain-rpc-url", value("chain-rpc-url"));
+  const [first, confirmations] = [value("chain-first-block"), value("chain-confirmations")];
+  if (url === undefined) {
+    if (first !== undefined || confirmations !== undefined)
+      throw new UsageError("--chain-first-block and --chain-confirmations go with --chain-rpc-url");
+    return undefined;
+  }
+  const whole = (name: string, given: string | undefined) => {
+    if (given === undefined) return undefined;
+    const n = Number(given);
+    if (!Number.isSafeInteger(n) || n < 0)
+      throw new UsageError(`--${name} must be a whole number, got "${given}"`);
+    return n;
+  };
+  return {
+    url,
+    firstBlock: whole("chain-first-block", first) ?? 0,
+    confirmations: whole("chain-confirmations", confirmations),
+  };
 }
 
 /** Where a part keeps its data: the shared PostgreSQL database, or its own SQLite file. */

@@ -4,6 +4,7 @@ import { createClientApi } from "../clientapi/index.js";
 import type { DevKeystore } from "../explorer/index.js";
 import type { ChainClient, OnChainEventSource } from "../interfaces/chain.js";
 import { httpChainClient } from "../interfaces/chainHttp.js";
+import { jsonRpcEventSource } from "../interfaces/chainRpc.js";
 import { createDevchain } from "../devchain/index.js";
 import { readFileSync } from "node:fs";
 import {
@@ -182,7 +183,7 @@ export async function buildStack(
         logger,
         naming,
         network: config.network,
-        chain,
+        chain: config.chainRpc ? jsonRpcEventSource(config.chainRpc) : chain,
         registry: feed!,
         rpcAuth: config.rpcAuth,
         adminToken: config.adminToken,
