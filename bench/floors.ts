@@ -85,8 +85,13 @@ export async function againstBareRoute(
   sizes: { warmUps: number; measureMs: number; rounds: number },
 ): Promise<AgainstFloor> {
   const app = Fastify();
-  app.get(path, (_request, reply) => {
-    void reply.type("application/json").send(body);
+  // GET for the REST routes, POST for JSON-RPC: the bare route takes either, as its route does.
+  app.route({
+    method: ["GET", "POST"],
+    url: path,
+    handler: (_request, reply) => {
+      void reply.type("application/json").send(body);
+    },
   });
   await app.listen({ host: "127.0.0.1", port: 0 });
   try {

@@ -17,6 +17,7 @@ const SUITES: Record<string, () => Promise<(context: BenchContext) => Promise<vo
   "hub-reads": async () => (await import("./hub.js")).benchHubReads,
   grpc: async () => (await import("./grpc.js")).benchGrpc,
   clientapi: async () => (await import("./clientapi.js")).benchClientApi,
+  chain: async () => (await import("./chain.js")).benchChain,
 };
 /** Names that stand for several suites. */
 const GROUPS: Record<string, string[]> = { hub: ["hub-submit", "hub-reads"] };
