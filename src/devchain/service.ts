@@ -172,7 +172,15 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
       }
       if (tx.blockNumber !== null) {
         next.cancel();
-        const events = await eventsOfLogs(this.ledger, await this.ledger.logsOfTransaction(tx.seq));
+        const block = (await this.ledger.blockByNumber(tx.blockNumber))!;
+        const logs = (await this.ledger.logsOfTransaction(tx.seq)).map((log) => ({
+          ...log,
+          blockHash: block.hash,
+          blockTimestamp: block.timestamp,
+          transactionHash: tx.hash,
+          transactionIndex: tx.txIndex!,
+        }));
+        const events = eventsOfLogs(this.ledger, logs);
         return { transactionHash: hash, blockNumber: tx.blockNumber, events };
       }
       await next.promise;

@@ -10,7 +10,7 @@ import {
   REGISTRY_EVENT_TOPICS,
 } from "../../interfaces/chainLogs.js";
 import type { OnChainEvent } from "../../protocol/generated/onchain_event.js";
-import type { Ledger, StoredLog } from "./index.js";
+import type { Ledger, MinedLog } from "./index.js";
 
 export interface EventsPage {
   events: OnChainEvent[];
@@ -26,38 +26,23 @@ const REGISTRIES = [
   OP_MAINNET_REGISTRIES.storageRegistry,
 ];
 
-/** The events of stored logs, each with its block and transaction. */
-export async function eventsOfLogs(ledger: Ledger, logs: readonly StoredLog[]): Promise<OnChainEvent[]> {
+/** The events of mined logs. */
+export function eventsOfLogs(ledger: Ledger, logs: readonly MinedLog[]): OnChainEvent[] {
   const events: OnChainEvent[] = [];
-  let block: Awaited<ReturnType<Ledger["blockByNumber"]>>;
-  let txs = new Map<number, { hash: `0x${string}`; index: number }>();
   for (const log of logs) {
-    if (block?.number !== log.blockNumber) {
-      block = await ledger.blockByNumber(log.blockNumber);
-      txs = new Map(
-        (await ledger.transactionsOfBlock(log.blockNumber)).map((tx) => [
-          tx.seq,
-          { hash: tx.hash, index: tx.txIndex! },
-        ]),
-      );
-    }
-    const tx = txs.get(log.txSeq)!;
     const viemLog: Log = {
       address: log.address,
       topics: log.topics as Log["topics"],
       data: log.data,
-      blockHash: block!.hash,
+      blockHash: log.blockHash,
       blockNumber: BigInt(log.blockNumber),
-      transactionHash: tx.hash,
-      transactionIndex: tx.index,
+      transactionHash: log.transactionHash,
+      transactionIndex: log.transactionIndex,
       logIndex: log.logIndex,
       removed: false,
     };
-    const event = onChainEventOfLog(
-      viemLog,
-      { hash: block!.hash, number: block!.number, timestamp: block!.timestamp },
-      ledger.chainId,
-    );
+    const block = { hash: log.blockHash, number: log.blockNumber, timestamp: log.blockTimestamp };
+    const event = onChainEventOfLog(viemLog, block, ledger.chainId);
     if (event) events.push(event);
   }
   return events;
@@ -74,7 +59,7 @@ export async function eventsPage(ledger: Ledger, fromBlock: number, limit: numbe
   const logs = await ledger.logs({ ...filter, fromBlock: from, toBlock: latest }, size + 1);
   if (logs.length <= size)
     return {
-      events: await eventsOfLogs(ledger, logs),
+      events: eventsOfLogs(ledger, logs),
       nextFromBlock: Math.max(from, latest + 1),
       hasMore: false,
     };
@@ -84,7 +69,7 @@ export async function eventsPage(ledger: Ledger, fromBlock: number, limit: numbe
   if (page.length === 0)
     page = await ledger.logs({ ...filter, fromBlock: cut, toBlock: cut }, Number.MAX_SAFE_INTEGER);
   return {
-    events: await eventsOfLogs(ledger, page),
+    events: eventsOfLogs(ledger, page),
     nextFromBlock: page[page.length - 1]!.blockNumber + 1,
     hasMore: true,
   };

@@ -19,7 +19,13 @@ import {
 import { type CallRequest, executeTransaction, runCall } from "./execute.js";
 import { runOperatorAction } from "./operatorActions.js";
 import { gasUsed } from "./fees.js";
-import { type LogFilter, logsMatching, logsOfTransaction, type StoredLog } from "./logStore.js";
+import {
+  type LogFilter,
+  logsMatching,
+  logsOfTransaction,
+  type MinedLog,
+  type StoredLog,
+} from "./logStore.js";
 import { type ChainEnv, mineBlock } from "./mine.js";
 import { stateAt } from "./stateStore.js";
 import { nextNonce, submitRawTransaction } from "./submit.js";
@@ -99,7 +105,7 @@ export class Ledger {
     return logsOfTransaction(this.db, seq);
   }
 
-  logs(filter: LogFilter, limit: number): Promise<StoredLog[]> {
+  logs(filter: LogFilter, limit: number): Promise<MinedLog[]> {
     return logsMatching(this.db, filter, limit);
   }
 
@@ -235,6 +241,6 @@ export class Ledger {
 }
 
 export type { StoredBlock } from "./blockStore.js";
-export type { StoredLog, LogFilter } from "./logStore.js";
+export type { MinedLog, StoredLog, LogFilter } from "./logStore.js";
 export type { StoredTransaction, OperatorAction } from "./txStore.js";
 export type { CallRequest } from "./execute.js";

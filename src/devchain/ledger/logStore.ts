@@ -12,6 +12,15 @@ export interface StoredLog {
   data: Hex;
 }
 
+/** A mined log with what every answer about it carries: its block's hash and time, its transaction. */
+export interface MinedLog extends StoredLog {
+  blockHash: Hex;
+  /** Unix seconds. */
+  blockTimestamp: number;
+  transactionHash: Hex;
+  transactionIndex: number;
+}
+
 /** eth_getLogs' filter: blocks inclusive; addresses any of; per topic position null (any) or any of. */
 export interface LogFilter {
   fromBlock: number;
@@ -42,29 +51,58 @@ export async function insertLogs(trx: DevchainDb, logs: readonly StoredLog[]): P
     .execute();
 }
 
-/** Logs matching `filter` in (block, log index) order; at most `limit`. */
-export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: number): Promise<StoredLog[]> {
+/**
+ * Logs matching `filter` in (block, log index) order, at most `limit`, each with its block and
+ * transaction read in the same statement.
+ */
+export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: number): Promise<MinedLog[]> {
   let query = db
     .selectFrom("chain_logs")
-    .selectAll()
-    .where("block_number", ">=", filter.fromBlock)
-    .where("block_number", "<=", filter.toBlock);
+    .innerJoin("chain_blocks", "chain_blocks.number", "chain_logs.block_number")
+    .innerJoin("chain_txs", "chain_txs.seq", "chain_logs.tx_seq")
+    .select([
+      "chain_logs.block_number",
+      "chain_logs.log_index",
+      "chain_logs.tx_seq",
+      "chain_logs.address",
+      "chain_logs.topic0",
+      "chain_logs.topic1",
+      "chain_logs.topic2",
+      "chain_logs.topic3",
+      "chain_logs.data",
+      "chain_blocks.hash as block_hash",
+      "chain_blocks.timestamp as block_timestamp",
+      "chain_txs.hash as tx_hash",
+      "chain_txs.tx_index as tx_index",
+    ])
+    .where("chain_logs.block_number", ">=", filter.fromBlock)
+    .where("chain_logs.block_number", "<=", filter.toBlock);
   if (filter.addresses && filter.addresses.length > 0)
     query = query.where(
-      "address",
+      "chain_logs.address",
       "in",
       filter.addresses.map((a) => a.toLowerCase()),
     );
   for (const [position, wanted] of (filter.topics ?? []).entries()) {
     if (wanted === null || position >= TOPIC_COLUMNS.length) continue;
     query = query.where(
-      TOPIC_COLUMNS[position]!,
+      `chain_logs.${TOPIC_COLUMNS[position]!}`,
       "in",
       wanted.map((topic) => Buffer.from(topic.slice(2), "hex")),
     );
   }
-  const rows = await query.orderBy("block_number").orderBy("log_index").limit(limit).execute();
-  return rows.map(storedLog);
+  const rows = await query
+    .orderBy("chain_logs.block_number")
+    .orderBy("chain_logs.log_index")
+    .limit(limit)
+    .execute();
+  return rows.map((row) => ({
+    ...storedLog(row),
+    blockHash: toHex(new Uint8Array(row.block_hash)),
+    blockTimestamp: Number(row.block_timestamp),
+    transactionHash: toHex(new Uint8Array(row.tx_hash)),
+    transactionIndex: Number(row.tx_index),
+  }));
 }
 
 export async function logsOfTransaction(db: DevchainDb, txSeq: number): Promise<StoredLog[]> {

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Address, Hex } from "viem";
-import type { Ledger, LogFilter, StoredLog } from "../../ledger/index.js";
+import type { Ledger, LogFilter } from "../../ledger/index.js";
 import { RpcError } from "../errors.js";
 import {
   encodeQuantity,
@@ -83,21 +83,6 @@ async function rangeOf(
   return { fromBlock, toBlock };
 }
 
-async function logsJson(ledger: Ledger, logs: readonly StoredLog[]) {
-  const blocks = new Map<number, Awaited<ReturnType<Ledger["blockByNumber"]>>>();
-  const txs = new Map<number, { hash: Hex; txIndex: number }>();
-  const answers = [];
-  for (const log of logs) {
-    if (!blocks.has(log.blockNumber)) {
-      blocks.set(log.blockNumber, await ledger.blockByNumber(log.blockNumber));
-      for (const tx of await ledger.transactionsOfBlock(log.blockNumber))
-        txs.set(tx.seq, { hash: tx.hash, txIndex: tx.txIndex! });
-    }
-    answers.push(logJson(log, blocks.get(log.blockNumber)!, txs.get(log.txSeq)!));
-  }
-  return answers;
-}
-
 async function queryLogs(ledger: Ledger, query: Query, range: { fromBlock: number; toBlock: number }) {
   if (range.toBlock < range.fromBlock) return [];
   const logs = await ledger.logs({ ...query.filter, ...range }, MAX_LOG_RESULTS + 1);
@@ -109,7 +94,7 @@ async function queryLogs(ledger: Ledger, query: Query, range: { fromBlock: numbe
         : "";
     throw RpcError.limitExceeded(`query returned more than ${MAX_LOG_RESULTS} results${retry}`);
   }
-  return logsJson(ledger, logs);
+  return logs.map(logJson);
 }
 
 type Filter =

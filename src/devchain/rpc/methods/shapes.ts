@@ -3,7 +3,7 @@
  * §12): every field clients read, quantities as hex without leading zeros.
  */
 import { type Hex, parseTransaction, type TransactionSerialized } from "viem";
-import type { StoredBlock, StoredLog, StoredTransaction } from "../../ledger/index.js";
+import type { MinedLog, StoredBlock, StoredLog, StoredTransaction } from "../../ledger/index.js";
 import { BLOCK_GAS_LIMIT } from "../../ledger/fees.js";
 import { encodeQuantity } from "../params.js";
 
@@ -87,16 +87,16 @@ export function transactionJson(
   return json;
 }
 
-export function logJson(log: StoredLog, block: StoredBlock, tx: { hash: Hex; txIndex: number }) {
+export function logJson(log: MinedLog) {
   return {
     address: log.address,
     topics: log.topics,
     data: log.data,
     blockNumber: encodeQuantity(log.blockNumber),
-    blockHash: block.hash,
-    blockTimestamp: encodeQuantity(block.timestamp),
-    transactionHash: tx.hash,
-    transactionIndex: encodeQuantity(tx.txIndex),
+    blockHash: log.blockHash,
+    blockTimestamp: encodeQuantity(log.blockTimestamp),
+    transactionHash: log.transactionHash,
+    transactionIndex: encodeQuantity(log.transactionIndex),
     logIndex: encodeQuantity(log.logIndex),
     removed: false,
   };
@@ -120,7 +120,15 @@ export function receiptJson(
     gasUsed: encodeQuantity(receipt.gasUsed),
     effectiveGasPrice: encodeQuantity(receipt.effectiveGasPrice),
     contractAddress: null,
-    logs: logs.map((log) => logJson(log, block, { hash: tx.hash, txIndex: tx.txIndex! })),
+    logs: logs.map((log) =>
+      logJson({
+        ...log,
+        blockHash: block.hash,
+        blockTimestamp: block.timestamp,
+        transactionHash: tx.hash,
+        transactionIndex: tx.txIndex!,
+      }),
+    ),
     logsBloom: EMPTY_BLOOM,
     status: encodeQuantity(receipt.status),
     type: encodeQuantity(tx.type),
