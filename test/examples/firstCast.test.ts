@@ -19,34 +19,11 @@ import { after, before, describe, it } from "node:test";
 import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
 import { FREE_PORTS } from "../support/ports.js";
 import { cleanEnvironment, runCommand } from "../cli/run.js";
+import { block, readmeFrom, ROOT, shownLine } from "./support.js";
 
-const ROOT = join(import.meta.dirname, "../..");
 const EXAMPLE = join(ROOT, "examples/first-cast");
 
-/** The README from the paragraph that introduces the example on. */
-function readmeExample(): string {
-  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  return readme.slice(readme.indexOf("The same, as a program"));
-}
-
-/** The first fenced block of `language` in `text`. */
-function block(text: string, language: string): string {
-  return new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(text)![1]!;
-}
-
-/** A line the README shows, as a pattern: its numbers and hashes are those of the README's stack. */
-function shownLine(line: string): RegExp {
-  const pattern = line
-    .split(/(0x[0-9a-f]{40}|\d+)/)
-    .map((part, i) =>
-      i % 2 === 0
-        ? part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
-        : part.startsWith("0x")
-          ? "0x[0-9a-f]{40}"
-          : "\\d+",
-    );
-  return new RegExp(`^${pattern.join("")}$`);
-}
+const readmeExample = () => readmeFrom("The same, as a program");
 
 describe("the README's program, examples/first-cast", () => {
   let dir: string;
