@@ -27,6 +27,14 @@ import { optimism } from "viem/chains";
 import { testEngines } from "../support/databases.js";
 import { startTestStack, type TestStack } from "../support/stack.js";
 
+/** The contracts as viem takes them: address and ABI, both as the library exports them. */
+const idGateway = { address: core.ID_GATEWAY_ADDRESS, abi: core.idGatewayABI } as const;
+const idRegistry = { address: core.ID_REGISTRY_ADDRESS, abi: core.idRegistryABI } as const;
+const keyGateway = { address: core.KEY_GATEWAY_ADDRESS, abi: core.keyGatewayABI } as const;
+const keyRegistry = { address: core.KEY_REGISTRY_ADDRESS, abi: core.keyRegistryABI } as const;
+const storageRegistry = { address: core.STORAGE_REGISTRY_ADDRESS, abi: core.storageRegistryABI } as const;
+const bundler = { address: core.BUNDLER_ADDRESS, abi: core.bundlerABI } as const;
+
 const account = (name: string) => privateKeyToAccount(keccak256(toHex(name)));
 const app = account("onboarding app");
 const user = account("onboarding user");
@@ -74,13 +82,11 @@ for (const engine of await testEngines()) {
     it("registers the app's fid through IdGateway.register at its price", async () => {
       const client = publicClient();
       const price = await client.readContract({
-        address: core.ID_GATEWAY_ADDRESS,
-        abi: core.idGatewayABI,
+        ...idGateway,
         functionName: "price",
       });
       const hash = await wallet(app).writeContract({
-        address: core.ID_GATEWAY_ADDRESS,
-        abi: core.idGatewayABI,
+        ...idGateway,
         functionName: "register",
         args: [recovery.address],
         value: price,
@@ -89,16 +95,14 @@ for (const engine of await testEngines()) {
       assert.equal(receipt.status, "success");
       assert.equal(
         await client.readContract({
-          address: core.ID_REGISTRY_ADDRESS,
-          abi: core.idRegistryABI,
+          ...idRegistry,
           functionName: "idOf",
           args: [app.address],
         }),
         1n,
       );
       const underpaid = wallet(user).writeContract({
-        address: core.ID_GATEWAY_ADDRESS,
-        abi: core.idGatewayABI,
+        ...idGateway,
         functionName: "register",
         args: [recovery.address],
         value: price - 1n,
@@ -128,8 +132,7 @@ for (const engine of await testEngines()) {
         }),
       );
       const price = await client.readContract({
-        address: core.BUNDLER_ADDRESS,
-        abi: core.bundlerABI,
+        ...bundler,
         functionName: "price",
         args: [1n],
       });
@@ -150,8 +153,7 @@ for (const engine of await testEngines()) {
         },
       ];
       const hash = await wallet(user).writeContract({
-        address: core.BUNDLER_ADDRESS,
-        abi: core.bundlerABI,
+        ...bundler,
         functionName: "register",
         args: [registration, signers, 1n],
         value: price,
@@ -161,8 +163,7 @@ for (const engine of await testEngines()) {
       const [first] = receipt.logs;
       assert.equal(first?.address.toLowerCase(), core.ID_REGISTRY_ADDRESS.toLowerCase());
       userFid = await client.readContract({
-        address: core.ID_REGISTRY_ADDRESS,
-        abi: core.idRegistryABI,
+        ...idRegistry,
         functionName: "idOf",
         args: [user.address],
       });
@@ -170,8 +171,7 @@ for (const engine of await testEngines()) {
 
       // The same Register signature again: its nonce is used.
       const replayed = wallet(app).writeContract({
-        address: core.BUNDLER_ADDRESS,
-        abi: core.bundlerABI,
+        ...bundler,
         functionName: "register",
         args: [registration, [], 0n],
         value: price,
@@ -188,16 +188,14 @@ for (const engine of await testEngines()) {
       );
       const add = () =>
         wallet(user).writeContract({
-          address: core.KEY_GATEWAY_ADDRESS,
-          abi: core.keyGatewayABI,
+          ...keyGateway,
           functionName: "add",
           args: [2, authKey, 1, bytesToHex(metadata)],
         });
       await client.waitForTransactionReceipt({ hash: await add() });
       assert.deepEqual(
         await client.readContract({
-          address: core.KEY_REGISTRY_ADDRESS,
-          abi: core.keyRegistryABI,
+          ...keyRegistry,
           functionName: "keyDataOf",
           args: [userFid, authKey],
         }),
@@ -209,13 +207,11 @@ for (const engine of await testEngines()) {
     it("rents more storage through StorageRegistry.rent", async () => {
       const client = publicClient();
       const unitPrice = await client.readContract({
-        address: core.STORAGE_REGISTRY_ADDRESS,
-        abi: core.storageRegistryABI,
+        ...storageRegistry,
         functionName: "unitPrice",
       });
       const hash = await wallet(user).writeContract({
-        address: core.STORAGE_REGISTRY_ADDRESS,
-        abi: core.storageRegistryABI,
+        ...storageRegistry,
         functionName: "rent",
         args: [userFid, 1n],
         value: unitPrice,

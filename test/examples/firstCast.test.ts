@@ -12,38 +12,18 @@
  * example gives it copies of its own instead.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
-import { FREE_PORTS } from "../support/ports.js";
+import { describe, it } from "node:test";
 import { cleanEnvironment, runCommand } from "../cli/run.js";
-import { block, readmeFrom, ROOT, shownLine } from "./support.js";
+import { block, exampleStack, readmeFrom, ROOT, shownLine } from "./support.js";
 
 const EXAMPLE = join(ROOT, "examples/first-cast");
 
 const readmeExample = () => readmeFrom("The same, as a program");
 
 describe("the README's program, examples/first-cast", () => {
-  let dir: string;
-  let castnet: RunningCastnet;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "castnet-example-"));
-    castnet = await startCastnetProcess(
-      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
-      {
-        env: { CASTNET_LOG_LEVEL: "warn" },
-      },
-    );
-  });
-
-  after(async () => {
-    await castnet?.stop();
-    killCastnetProcesses();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const stack = exampleStack();
 
   it("shows main.ts as it is", () => {
     assert.equal(block(readmeExample(), "ts"), readFileSync(join(EXAMPLE, "main.ts"), "utf8"));
@@ -64,15 +44,15 @@ describe("the README's program, examples/first-cast", () => {
     const lines = block(readmeExample(), "sh").split("\n").filter(Boolean);
     assert.equal(lines.length, 3);
     const script = ["set -e", ...lines.map((line) => line.replace("npm install && ", ""))].join("\n");
-    const hub = castnet.urls.hub!;
+    const hub = stack.castnet().urls.hub!;
     const ran = await runCommand("sh", ["-c", script], {
       cwd: ROOT,
-      env: cleanEnvironment(dir, {
-        CASTNET_DATA_DIR: join(dir, "cli"),
+      env: cleanEnvironment(stack.dir(), {
+        CASTNET_DATA_DIR: join(stack.dir(), "cli"),
         CASTNET_HUB_URL: hub,
-        CASTNET_REGISTRY_URL: castnet.urls.registry,
-        CASTNET_API_URL: castnet.urls["client API"],
-        CASTNET_CHAIN_URL: castnet.urls.devchain,
+        CASTNET_REGISTRY_URL: stack.castnet().urls.registry,
+        CASTNET_API_URL: stack.castnet().urls["client API"],
+        CASTNET_CHAIN_URL: stack.castnet().urls.devchain,
         npm_config_update_notifier: "false",
       }),
     });

@@ -5,37 +5,17 @@
  * so its imports and tsx resolve from the root's node_modules.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
-import { FREE_PORTS } from "../support/ports.js";
+import { describe, it } from "node:test";
 import { cleanEnvironment, runCommand } from "../cli/run.js";
-import { block, readmeFrom, ROOT, shownLine } from "./support.js";
+import { block, exampleStack, readmeFrom, ROOT, shownLine } from "./support.js";
 
 const EXAMPLE = join(ROOT, "examples/onboarding");
 const readmeExample = () => readmeFrom("**On chain, as on OP mainnet.**");
 
 describe("the README's onboarding, examples/onboarding", () => {
-  let dir: string;
-  let castnet: RunningCastnet;
-
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "castnet-onboarding-"));
-    castnet = await startCastnetProcess(
-      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
-      {
-        env: { CASTNET_LOG_LEVEL: "warn" },
-      },
-    );
-  });
-
-  after(async () => {
-    await castnet?.stop();
-    killCastnetProcesses();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const stack = exampleStack();
 
   it("links main.ts, a project of its own: ESM, its dependencies, one run command", () => {
     assert.match(readmeExample(), /\[examples\/onboarding\]\(examples\/onboarding\/main\.ts\)/);
@@ -51,7 +31,10 @@ describe("the README's onboarding, examples/onboarding", () => {
     const line = block(readmeExample(), "sh").trim().replace("npm install && ", "");
     const ran = await runCommand("sh", ["-c", `set -e\n${line}`], {
       cwd: ROOT,
-      env: cleanEnvironment(dir, { RPC_URL: castnet.urls.devchain!, npm_config_update_notifier: "false" }),
+      env: cleanEnvironment(stack.dir(), {
+        RPC_URL: stack.castnet().urls.devchain!,
+        npm_config_update_notifier: "false",
+      }),
     });
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     const shown = block(readmeExample(), "text").trimEnd().split("\n");
@@ -62,7 +45,7 @@ describe("the README's onboarding, examples/onboarding", () => {
     const deadline = Date.now() + 10_000;
     let signers: unknown[] = [];
     while (signers.length === 0 && Date.now() < deadline) {
-      const answer = await fetch(`${castnet.urls.hub}/v1/onChainSignersByFid?fid=${userFid}`);
+      const answer = await fetch(`${stack.castnet().urls.hub}/v1/onChainSignersByFid?fid=${userFid}`);
       signers = ((await answer.json()) as { events?: unknown[] }).events ?? [];
       if (signers.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
