@@ -4,12 +4,13 @@
  * versa. Also the protocol's key and metadata type numbers.
  */
 import type { Address } from "viem";
+import { CONTRACT_ADDRESSES } from "./registryAddresses.js";
 
 export const OP_MAINNET_CHAIN_ID = 10;
 export const ETH_MAINNET_CHAIN_ID = 1;
 
-export const KEY_GATEWAY_ADDRESS: Address = "0x00000000fC56947c7E7183f8Ca4B62398CaAdf0B";
-export const SIGNED_KEY_REQUEST_VALIDATOR_ADDRESS: Address = "0x00000000FC700472606ED4fA22623Acf62c60553";
+export const KEY_GATEWAY_ADDRESS: Address = CONTRACT_ADDRESSES.keyGateway;
+export const SIGNED_KEY_REQUEST_VALIDATOR_ADDRESS: Address = CONTRACT_ADDRESSES.signedKeyRequestValidator;
 
 /** verifyingContract of the name registry's username-proof domain (mainnet, chain id 1). */
 export const USERNAME_PROOF_VERIFIER_ADDRESS: Address = "0xe3be01d99baa8db9905b33a3ca391238234b79d1";

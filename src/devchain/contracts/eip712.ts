@@ -4,6 +4,8 @@
  * the check, and OpenZeppelin 4's ECDSA rules (65 bytes, v 27 or 28, low s; no contract signers).
  */
 import { hashTypedData, recoverAddress, zeroAddress, type Address, type Hex } from "viem";
+import { KEY_GATEWAY_ADD_TYPES } from "../../protocol/eip712/keyGateway.js";
+import { SIGNED_KEY_REQUEST_TYPES } from "../../protocol/eip712/signedKeyRequest.js";
 import { signatureErrorsAbi } from "../../protocol/registryAbis.js";
 import { CONTRACT_ADDRESSES } from "../../protocol/registryAddresses.js";
 import { revert, sameAddress } from "./execution.js";
@@ -47,26 +49,14 @@ const TYPES = {
     { name: "nonce", type: "uint256" },
     { name: "deadline", type: "uint256" },
   ],
-  Add: [
-    { name: "owner", type: "address" },
-    { name: "keyType", type: "uint32" },
-    { name: "key", type: "bytes" },
-    { name: "metadataType", type: "uint8" },
-    { name: "metadata", type: "bytes" },
-    { name: "nonce", type: "uint256" },
-    { name: "deadline", type: "uint256" },
-  ],
+  ...KEY_GATEWAY_ADD_TYPES,
   Remove: [
     { name: "owner", type: "address" },
     { name: "key", type: "bytes" },
     { name: "nonce", type: "uint256" },
     { name: "deadline", type: "uint256" },
   ],
-  SignedKeyRequest: [
-    { name: "requestFid", type: "uint256" },
-    { name: "key", type: "bytes" },
-    { name: "deadline", type: "uint256" },
-  ],
+  ...SIGNED_KEY_REQUEST_TYPES,
 } as const;
 
 type PrimaryType = keyof typeof TYPES;
