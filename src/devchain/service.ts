@@ -18,7 +18,7 @@ import type {
 import { DevchainError } from "../interfaces/chainErrors.js";
 import type { OnChainEvent } from "../protocol/generated/onchain_event.js";
 import { fidOfAddress, idCounter, keyDataOf, KeyState, readFid } from "./contracts/reads.js";
-import { Revert } from "./contracts/state.js";
+import type { Revert, StateReader } from "./contracts/state.js";
 import { accountOf } from "./ledger/accounts.js";
 import { type EventsPage, eventsOfLogs, eventsPage } from "./ledger/events.js";
 import type { Ledger, OperatorAction } from "./ledger/index.js";
@@ -118,9 +118,13 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
     const { custody, recovery } = parseRegister(request);
     const { status, after } = await this.#submit(
       { action: "register", to: custody, recovery },
-      async (error) =>
+      undefined,
+      async (error, pending) =>
         error.errorName === "HasId"
-          ? new DevchainError("custody_taken", `${custody} already owns fid ${await this.fidOf(custody)}`)
+          ? new DevchainError(
+              "custody_taken",
+              `${custody} already owns fid ${await fidOfAddress(pending, custody)}`,
+            )
           : undefined,
     );
     return { ...status, fid: Number(await idCounter(after)) };
@@ -128,11 +132,10 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
 
   async submitKeyAdd(request: KeyAddRequest): Promise<TransactionStatus> {
     const add = parseKeyAdd(request);
-    await this.#requireFid(add.fid);
     return (
-      await this.#submit({ action: "addKey", ...add }, async (error) => {
+      await this.#submit({ action: "addKey", ...add }, add.fid, async (error, pending) => {
         if (error.errorName !== "InvalidState") return undefined;
-        const data = await keyDataOf(await this.#pendingState(), BigInt(add.fid), add.key);
+        const data = await keyDataOf(pending, BigInt(add.fid), add.key);
         return data.state === KeyState.removed
           ? new DevchainError(
               "key_removed",
@@ -145,9 +148,8 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
 
   async submitKeyRemove(fid: number, keyHex: Hex): Promise<TransactionStatus> {
     const key = parseKey(keyHex);
-    await this.#requireFid(fid);
     return (
-      await this.#submit({ action: "removeKey", fid, key }, async (error) =>
+      await this.#submit({ action: "removeKey", fid, key }, fid, async (error) =>
         error.errorName === "InvalidState"
           ? new DevchainError("key_not_active", `key ${key} is not an active key of fid ${fid}`)
           : undefined,
@@ -157,8 +159,7 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
 
   async submitStorageRent(fid: number, units: number): Promise<TransactionStatus> {
     checkUnits(units);
-    await this.#requireFid(fid);
-    return (await this.#submit({ action: "rent", fid, units }, async () => undefined)).status;
+    return (await this.#submit({ action: "rent", fid, units }, fid, async () => undefined)).status;
   }
 
   /** Resolves once the transaction is mined (at most one block time), with its events. */
@@ -218,35 +219,30 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
     return (await this.waitForTransaction(status.transactionHash)).events[0]!;
   }
 
-  async #requireFid(fid: number): Promise<void> {
-    if (!isFid(fid)) throw new DevchainError("bad_request", "fid must be a positive integer");
-    if (!(await readFid(await this.#pendingState(), BigInt(fid)))) throw unknownFid(fid);
-  }
-
   async #latestState() {
     return this.ledger.stateAt((await this.ledger.latestBlock()).number);
   }
 
-  /** The state with the pending transactions applied: what a new write's rules see. */
-  #pendingState() {
-    return this.ledger.pendingState();
-  }
-
   /**
-   * Submits an operator write; a revert of its dry run is the REST error `refusal` names (or a
-   * generic one). While closing, the write is mined at once.
+   * Submits an operator write, dry-run on the pending state in the same database transaction: a fid
+   * it names must be registered there, and a revert is the REST error `refusal` names (or a generic
+   * one). While closing, the write is mined at once.
    */
-  async #submit(action: OperatorAction, refusal: (error: Revert) => Promise<DevchainError | undefined>) {
-    let submitted;
-    try {
-      submitted = await this.ledger.submitOperator(action);
-    } catch (error) {
-      if (!(error instanceof Revert)) throw error;
-      throw (
-        (await refusal(error)) ??
-        new DevchainError("bad_request", `the chain refused the write: ${error.errorName}`)
-      );
-    }
+  async #submit(
+    action: OperatorAction,
+    fid: number | undefined,
+    refusal: (error: Revert, pending: StateReader) => Promise<DevchainError | undefined>,
+  ) {
+    if (fid !== undefined && !isFid(fid))
+      throw new DevchainError("bad_request", "fid must be a positive integer");
+    const submitted = await this.ledger.submitOperator(action, {
+      check: async (pending) => {
+        if (fid !== undefined && !(await readFid(pending, BigInt(fid)))) throw unknownFid(fid);
+      },
+      refusal: async (error, pending) =>
+        (await refusal(error, pending)) ??
+        new DevchainError("bad_request", `the chain refused the write: ${error.errorName}`),
+    });
     if (this.#closing) await this.ledger.mine(false);
     const status = await this.getTransaction(submitted.hash);
     return { status: status!, after: submitted.after };

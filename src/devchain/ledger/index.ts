@@ -7,7 +7,7 @@ import { type Address, getAddress, type Hex, keccak256, toHex as bytesToHex } fr
 import { BlockWatcher } from "../../interfaces/blockWatcher.js";
 import { type Database, serializedTransaction } from "../../storage/index.js";
 import { isContractAddress } from "../contracts/call.js";
-import { type ChainPrices, StateOverlay, type StateReader, stateKey } from "../contracts/state.js";
+import { type ChainPrices, Revert, StateOverlay, type StateReader, stateKey } from "../contracts/state.js";
 import { DEVCHAIN_TABLE_PREFIX, type DevchainDb, type DevchainTables } from "../tables.js";
 import {
   blockByHash,
@@ -30,9 +30,9 @@ import { type ChainEnv, mineBlock } from "./mine.js";
 import { stateAt } from "./stateStore.js";
 import { nextNonce, submitRawTransaction } from "./submit.js";
 import {
-  countAllTransactions,
   countPendingTransactions,
   insertTransaction,
+  nextSeq,
   pendingTransactions,
   type OperatorAction,
   type StoredTransaction,
@@ -48,6 +48,15 @@ export interface LedgerOptions {
   mineAtOnce: boolean;
   /** Unix ms. */
   now: () => number;
+}
+
+/**
+ * What an operator write's caller adds to its dry run, both on the pending state: a check before it
+ * (a precondition of the REST route's own), and the error a revert becomes.
+ */
+export interface OperatorRules {
+  check?: (pending: StateReader) => Promise<void>;
+  refusal?: (revert: Revert, pending: StateReader) => Promise<Error>;
 }
 
 /** Who signs the REST routes' operator writes: an address no key controls. */
@@ -136,28 +145,36 @@ export class Ledger {
    * (a Revert is thrown) and a submitted one is never reverted at mining. Returns its hash and the
    * state after it, for what the caller reads back (the fid a registration gets).
    */
-  async submitOperator(action: OperatorAction): Promise<{ hash: Hex; after: StateReader }> {
+  async submitOperator(
+    action: OperatorAction,
+    rules: OperatorRules = {},
+  ): Promise<{ hash: Hex; after: StateReader }> {
     const submitted = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, async (trx) => {
       const { state, env, latest } = await this.#pending(trx);
+      await rules.check?.(state);
       const after = state.child();
-      await runOperatorAction(
-        {
-          state: after,
-          origin: OPERATOR_ADDRESS,
-          sender: OPERATOR_ADDRESS,
-          value: 0n,
-          block: env,
-          chainId: env.chainId,
-          logs: [],
-          prices: env.prices,
-        },
-        action,
-      );
-      // Operator writes have no signature: their hash is the chain's latest block, a count and the action.
-      const hash = keccak256(
-        bytesToHex(`${latest.hash}|${await countAllTransactions(trx)}|${JSON.stringify(action)}`),
-      );
-      await insertTransaction(trx, {
+      try {
+        await runOperatorAction(
+          {
+            state: after,
+            origin: OPERATOR_ADDRESS,
+            sender: OPERATOR_ADDRESS,
+            value: 0n,
+            block: env,
+            chainId: env.chainId,
+            logs: [],
+            prices: env.prices,
+          },
+          action,
+        );
+      } catch (error) {
+        if (error instanceof Revert && rules.refusal) throw await rules.refusal(error, state);
+        throw error;
+      }
+      // Operator writes have no signature: their hash is the chain's latest block, their place and the action.
+      const seq = await nextSeq(trx);
+      const hash = keccak256(bytesToHex(`${latest.hash}|${seq}|${JSON.stringify(action)}`));
+      await insertTransaction(trx, seq, {
         hash,
         sender: OPERATOR_ADDRESS,
         recipient: null,
@@ -176,11 +193,6 @@ export class Ledger {
     });
     if (this.options.mineAtOnce) await this.mine(false);
     return submitted;
-  }
-
-  /** The state with every pending transaction applied: what a new operator write's rules see. */
-  async pendingState(): Promise<StateReader> {
-    return (await this.#pending(this.db)).state;
   }
 
   async #pending(db: DevchainDb) {
@@ -204,11 +216,9 @@ export class Ledger {
     return block;
   }
 
-  /** eth_call: `request` on the state as of `blockNumber`, nothing kept. */
-  async call(request: CallRequest, blockNumber: number): Promise<{ status: 0 | 1; output: Hex }> {
-    const block = await this.blockByNumber(blockNumber);
-    if (!block) throw new RangeError(`block ${blockNumber} is not mined`);
-    const state = new StateOverlay(this.stateAt(blockNumber));
+  /** eth_call: `request` on the state as of `block`, nothing kept. */
+  async call(request: CallRequest, block: StoredBlock): Promise<{ status: 0 | 1; output: Hex }> {
+    const state = new StateOverlay(this.stateAt(block.number));
     return runCall(state, request, {
       ...this.#env,
       number: BigInt(block.number + 1),

@@ -20,6 +20,7 @@ import { stateKey } from "../contracts/state.js";
 import {
   countPendingTransactions,
   insertTransaction,
+  nextSeq,
   type NewTransaction,
   transactionByHash,
 } from "./txStore.js";
@@ -100,6 +101,6 @@ export async function submitRawTransaction(db: DevchainDb, raw: Hex, chainId: nu
     raw,
     operator: null,
   };
-  await insertTransaction(db, record);
+  await insertTransaction(db, await nextSeq(db), record);
   return hash;
 }

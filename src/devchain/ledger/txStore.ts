@@ -38,12 +38,17 @@ type Row = DevchainTables["chain_txs"];
 
 const bytes = (hex: Hex) => Buffer.from(hex.slice(2), "hex");
 
-export async function insertTransaction(trx: DevchainDb, tx: NewTransaction): Promise<number> {
+/** The sequence number the next transaction recorded gets. */
+export async function nextSeq(trx: DevchainDb): Promise<number> {
   const last = await trx
     .selectFrom("chain_txs")
     .select((eb) => eb.fn.max("seq").as("seq"))
     .executeTakeFirst();
-  const seq = Number(last?.seq ?? 0) + 1;
+  return Number(last?.seq ?? 0) + 1;
+}
+
+/** Records `tx` as transaction `seq` (nextSeq's, in the same database transaction). */
+export async function insertTransaction(trx: DevchainDb, seq: number, tx: NewTransaction): Promise<void> {
   await trx
     .insertInto("chain_txs")
     .values({
@@ -69,7 +74,6 @@ export async function insertTransaction(trx: DevchainDb, tx: NewTransaction): Pr
       output: null,
     })
     .execute();
-  return seq;
 }
 
 export async function completeTransaction(
@@ -122,15 +126,6 @@ export async function pendingTransactions(db: DevchainDb): Promise<StoredTransac
     .orderBy("seq")
     .execute();
   return rows.map(storedTransaction);
-}
-
-/** Every transaction ever recorded: what makes each operator write's hash its own. */
-export async function countAllTransactions(db: DevchainDb): Promise<number> {
-  const row = await db
-    .selectFrom("chain_txs")
-    .select((eb) => eb.fn.countAll<number | string>().as("n"))
-    .executeTakeFirstOrThrow();
-  return Number(row.n);
 }
 
 export async function countPendingTransactions(db: DevchainDb, sender?: Address): Promise<number> {

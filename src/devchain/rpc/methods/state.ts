@@ -62,24 +62,24 @@ async function enoughFunds(ledger: Ledger, request: CallRequest, blockNumber: nu
 }
 
 export function stateMethods(ledger: Ledger): RpcMethods {
+  /** eth_call's and eth_estimateGas's parameters run on the block asked; a revert is their answer. */
+  async function succeedingCall(params: unknown[]) {
+    const [transaction, block] = positionalParams(params, ["transaction", "block"], 1);
+    const request = callRequest(transaction);
+    const at = await stateBlock(ledger, block, "block");
+    await enoughFunds(ledger, request, at.number);
+    const result = await ledger.call(request, at);
+    if (result.status === 0) throw reverted(result.output);
+    return { request, output: result.output };
+  }
+
   return {
     async eth_call(params) {
-      const [transaction, block] = positionalParams(params, ["transaction", "block"], 1);
-      const request = callRequest(transaction);
-      const at = await stateBlock(ledger, block, "block");
-      await enoughFunds(ledger, request, at.number);
-      const result = await ledger.call(request, at.number);
-      if (result.status === 0) throw reverted(result.output);
-      return result.output;
+      const { output } = await succeedingCall(params);
+      return output;
     },
     async eth_estimateGas(params) {
-      const [transaction, block] = positionalParams(params, ["transaction", "block"], 1);
-      const request = callRequest(transaction);
-      const at = await stateBlock(ledger, block, "block");
-      await enoughFunds(ledger, request, at.number);
-      const result = await ledger.call(request, at.number);
-      if (result.status === 0) throw reverted(result.output);
-      return encodeQuantity(ledger.gasOf(request));
+      return encodeQuantity(ledger.gasOf((await succeedingCall(params)).request));
     },
     async eth_getCode(params) {
       const [address, block] = positionalParams(params, ["address", "block"], 1);
