@@ -5,12 +5,10 @@
  * channel's id, and a cast that is not there is said to be not there.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
-import { FREE_PORTS } from "../support/ports.js";
+import { before, describe, it } from "node:test";
+import { castnetForFile } from "../support/castnetProcess.js";
 import { castnetIn, errorLines, json } from "./run.js";
 
 const HASH = /^0x[0-9a-f]{40}$/;
@@ -24,39 +22,19 @@ interface Cast {
 }
 
 describe("what the cast commands refer to", () => {
-  let dir: string;
-  let castnet: RunningCastnet;
+  const file = castnetForFile("castnet-casts-");
   let env: NodeJS.ProcessEnv;
   let hubUrl: string;
-  const run = (...args: string[]) => castnetIn(join(dir, "user"), env, ...args);
+  const run = (...args: string[]) => castnetIn(join(file.dir(), "user"), env, ...args);
   const hub = async <T>(path: string): Promise<T> => (await (await fetch(hubUrl + path)).json()) as T;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "castnet-casts-"));
-    mkdirSync(join(dir, "user"));
-    castnet = await startCastnetProcess(
-      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
-      {
-        env: { CASTNET_LOG_LEVEL: "warn" },
-      },
-    );
-    hubUrl = castnet.urls.hub!;
-    env = {
-      CASTNET_DATA_DIR: join(dir, "cli"),
-      CASTNET_HUB_URL: hubUrl,
-      CASTNET_REGISTRY_URL: castnet.urls.registry,
-      CASTNET_API_URL: castnet.urls["client API"],
-      CASTNET_CHAIN_URL: castnet.urls.devchain,
-    };
+    mkdirSync(join(file.dir(), "user"));
+    hubUrl = file.castnet().urls.hub!;
+    env = file.cliEnv();
     json(await run("account", "create", "alice", "--json"));
     json(await run("account", "create", "bob", "--json"));
     assert.equal((await run("account", "use", "alice")).status, 0);
-  });
-
-  after(async () => {
-    await castnet?.stop();
-    killCastnetProcesses();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("lists only the casts that stand: a removal is not a cast", async () => {

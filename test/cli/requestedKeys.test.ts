@@ -5,50 +5,28 @@
  * `npm run castnet --` too), and once the request completes `--as <token>` signs with its key.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
-import { type RunningCastnet, killCastnetProcesses, startCastnetProcess } from "../support/castnetProcess.js";
-import { FREE_PORTS } from "../support/ports.js";
+import { before, describe, it } from "node:test";
+import { castnetForFile } from "../support/castnetProcess.js";
 import { castnetIn, cleanEnvironment, errorLines, json, runCommand } from "./run.js";
 
 const ROOT = join(import.meta.dirname, "../..");
 
 describe("a requested key, from the request to casting with it", () => {
-  let dir: string;
-  let castnet: RunningCastnet;
+  const file = castnetForFile("castnet-requested-");
   let env: NodeJS.ProcessEnv;
   let hubUrl: string;
-  const user = () => join(dir, "user");
+  const user = () => join(file.dir(), "user");
   const run = (...args: string[]) => castnetIn(user(), env, ...args);
   const hub = async <T>(path: string): Promise<T> => (await (await fetch(hubUrl + path)).json()) as T;
 
   before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "castnet-requested-"));
     mkdirSync(user());
-    castnet = await startCastnetProcess(
-      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
-      {
-        env: { CASTNET_LOG_LEVEL: "warn" },
-      },
-    );
-    hubUrl = castnet.urls.hub!;
-    env = {
-      CASTNET_DATA_DIR: join(dir, "cli"),
-      CASTNET_HUB_URL: hubUrl,
-      CASTNET_REGISTRY_URL: castnet.urls.registry,
-      CASTNET_API_URL: castnet.urls["client API"],
-      CASTNET_CHAIN_URL: castnet.urls.devchain,
-    };
+    hubUrl = file.castnet().urls.hub!;
+    env = file.cliEnv();
     json(await run("account", "create", "alice", "--json"));
     json(await run("account", "create", "app", "--json"));
-  });
-
-  after(async () => {
-    await castnet?.stop();
-    killCastnetProcesses();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it("prints the next commands as castnet … when run as castnet", async () => {

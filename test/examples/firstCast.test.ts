@@ -16,14 +16,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cleanEnvironment, runCommand } from "../cli/run.js";
-import { block, exampleStack, readmeFrom, ROOT, shownLine } from "./support.js";
+import { castnetForFile } from "../support/castnetProcess.js";
+import { block, readmeFrom, ROOT, shownLine } from "./support.js";
 
 const EXAMPLE = join(ROOT, "examples/first-cast");
 
 const readmeExample = () => readmeFrom("The same, as a program");
 
 describe("the README's program, examples/first-cast", () => {
-  const stack = exampleStack();
+  const stack = castnetForFile("castnet-example-");
 
   it("shows main.ts as it is", () => {
     assert.equal(block(readmeExample(), "ts"), readFileSync(join(EXAMPLE, "main.ts"), "utf8"));
@@ -47,14 +48,7 @@ describe("the README's program, examples/first-cast", () => {
     const hub = stack.castnet().urls.hub!;
     const ran = await runCommand("sh", ["-c", script], {
       cwd: ROOT,
-      env: cleanEnvironment(stack.dir(), {
-        CASTNET_DATA_DIR: join(stack.dir(), "cli"),
-        CASTNET_HUB_URL: hub,
-        CASTNET_REGISTRY_URL: stack.castnet().urls.registry,
-        CASTNET_API_URL: stack.castnet().urls["client API"],
-        CASTNET_CHAIN_URL: stack.castnet().urls.devchain,
-        npm_config_update_notifier: "false",
-      }),
+      env: cleanEnvironment(stack.dir(), { ...stack.cliEnv(), npm_config_update_notifier: "false" }),
     });
     assert.equal(ran.status, 0, ran.stdout + ran.stderr);
     // After npm's own lines (the account created, the script it runs), the example's.

@@ -9,13 +9,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { cleanEnvironment, runCommand } from "../cli/run.js";
-import { block, exampleStack, readmeFrom, ROOT, shownLine } from "./support.js";
+import { castnetForFile } from "../support/castnetProcess.js";
+import { block, readmeFrom, ROOT, shownLine } from "./support.js";
 
 const EXAMPLE = join(ROOT, "examples/onboarding");
 const readmeExample = () => readmeFrom("**On chain, as on OP mainnet.**");
 
 describe("the README's onboarding, examples/onboarding", () => {
-  const stack = exampleStack();
+  const stack = castnetForFile("castnet-onboarding-");
 
   it("links main.ts, a project of its own: ESM, its dependencies, one run command", () => {
     assert.match(readmeExample(), /\[examples\/onboarding\]\(examples\/onboarding\/main\.ts\)/);

@@ -1,10 +1,6 @@
 /** Reading the README's examples: its fenced blocks, and the lines it shows as patterns. */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, before } from "node:test";
-import { killCastnetProcesses, type RunningCastnet, startCastnetProcess } from "../support/castnetProcess.js";
-import { FREE_PORTS } from "../support/ports.js";
 
 export const ROOT = join(import.meta.dirname, "../..");
 
@@ -31,28 +27,4 @@ export function shownLine(line: string): RegExp {
           : "\\d+",
     );
   return new RegExp(`^${pattern.join("")}$`);
-}
-
-/**
- * `castnet start` in another process on free ports for the file's tests, stopped after them, with a
- * scratch directory for the tests' own files.
- */
-export function exampleStack(): { dir: () => string; castnet: () => RunningCastnet } {
-  let dir: string;
-  let castnet: RunningCastnet;
-  before(async () => {
-    dir = mkdtempSync(join(tmpdir(), "castnet-example-"));
-    castnet = await startCastnetProcess(
-      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
-      {
-        env: { CASTNET_LOG_LEVEL: "warn" },
-      },
-    );
-  });
-  after(async () => {
-    await castnet?.stop();
-    killCastnetProcesses();
-    rmSync(dir, { recursive: true, force: true });
-  });
-  return { dir: () => dir, castnet: () => castnet };
 }

@@ -1,7 +1,12 @@
 /** `castnet start` as a child process, as a user runs it, until its banner says it runs. */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before } from "node:test";
 import { CASTNET_MAIN, scratchDir, userEnv } from "./cli.js";
+import { FREE_PORTS } from "./ports.js";
 
 export interface RunningCastnet {
   /** The parts' URLs as the banner prints them, by its labels ("registry", "hub", "client API", "devchain"). */
@@ -61,5 +66,47 @@ export async function startCastnetProcess(
       running.delete(child);
       return output;
     },
+  };
+}
+
+/** A file's castnet: its process, a scratch directory, and the CASTNET_* variables that name it to the CLI. */
+export interface FileCastnet {
+  dir(): string;
+  castnet(): RunningCastnet;
+  /** The parts' URLs and a keystore of the tests' own (`<dir>/cli`), as the CLI reads them. */
+  cliEnv(): NodeJS.ProcessEnv;
+}
+
+/**
+ * `castnet start` in another process on free ports (block time 0) for the tests of one file,
+ * started before them and stopped after them, with a scratch directory (`<dir>/stack` holds its data).
+ */
+export function castnetForFile(prefix: string): FileCastnet {
+  let dir: string;
+  let castnet: RunningCastnet;
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), prefix));
+    castnet = await startCastnetProcess(
+      [...FREE_PORTS, "--data-dir", join(dir, "stack"), "--block-time", "0"],
+      {
+        env: { CASTNET_LOG_LEVEL: "warn" },
+      },
+    );
+  });
+  after(async () => {
+    await castnet?.stop();
+    killCastnetProcesses();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir: () => dir,
+    castnet: () => castnet,
+    cliEnv: () => ({
+      CASTNET_DATA_DIR: join(dir, "cli"),
+      CASTNET_HUB_URL: castnet.urls.hub,
+      CASTNET_REGISTRY_URL: castnet.urls.registry,
+      CASTNET_API_URL: castnet.urls["client API"],
+      CASTNET_CHAIN_URL: castnet.urls.devchain,
+    }),
   };
 }
