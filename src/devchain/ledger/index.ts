@@ -60,7 +60,7 @@ export interface OperatorRules {
 }
 
 /** Who signs the REST routes' operator writes: an address no key controls. */
-export const OPERATOR_ADDRESS: Address = getAddress("0x00000000000000000000000000000000ca57ae70");
+const OPERATOR_ADDRESS: Address = getAddress("0x00000000000000000000000000000000ca57ae70");
 
 const BLOCK_POLL_MS = 500;
 

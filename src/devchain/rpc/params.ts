@@ -106,7 +106,7 @@ export function parseHash(value: unknown, name: string): Hex {
   return value.toLowerCase() as Hex;
 }
 
-export const BLOCK_TAGS = ["latest", "earliest", "pending", "safe", "finalized"] as const;
+const BLOCK_TAGS = ["latest", "earliest", "pending", "safe", "finalized"] as const;
 export type BlockTagName = (typeof BLOCK_TAGS)[number];
 
 /** Which block a read is about: a tag, a number, or (EIP-1898) a hash. */

@@ -20,7 +20,7 @@ import { selectedBlock } from "./chain.js";
 import { logJson } from "./shapes.js";
 
 /** The most logs one eth_getLogs (or eth_getFilterLogs) answers. */
-export const MAX_LOG_RESULTS = 10_000;
+const MAX_LOG_RESULTS = 10_000;
 const FILTER_IDLE_MS = 5 * 60_000;
 const MAX_FILTERS_PER_CLIENT = 100;
 
