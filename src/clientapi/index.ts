@@ -84,7 +84,7 @@ export interface ClientApi {
  * until `close`.
  */
 export async function createClientApi(options: ClientApiOptions): Promise<ClientApi> {
-  return buildPart(async (scope) => {
+  return buildPart({ part: "clientapi", logger: options.logger }, async (scope) => {
     const { database, migrated } = await openPartDatabase<ClientApiTables>(scope, {
       config: options.database,
       tablePrefix: CLIENT_API_TABLE_PREFIX,
@@ -102,7 +102,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
     };
     const service = await createService({
       database,
-      logger: options.logger,
+      logger: scope.logger,
       chain: options.chain,
       naming: options.naming,
       activity: options.activity,
@@ -119,8 +119,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
     const app = scope.own(
       await createHttpServer({
         ...options.http,
-        part: "clientapi",
-        logger: options.logger,
+        logger: scope.logger,
         errors: clientApiErrors,
         adminToken: options.adminToken,
         metrics: new ClientApiMetrics(database.db).registry,
@@ -146,10 +145,10 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
           () => service.powerBadges.checkSchedule(),
         ])
           await task().catch((error: unknown) =>
-            options.logger.error({ err: error }, "client API background task failed"),
+            scope.logger.error({ err: error }, "client API background task failed"),
           );
       },
-      logger: options.logger,
+      logger: scope.logger,
     });
     scope.own(rounds, (job) => job.stop());
     return { app, service };

@@ -54,7 +54,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
   if (!Number.isFinite(options.blockTimeSeconds) || options.blockTimeSeconds < 0) {
     throw new RangeError("blockTimeSeconds must be 0 or more");
   }
-  return buildPart(async (scope) => {
+  return buildPart({ part: "devchain", logger: options.logger }, async (scope) => {
     const { database, migrated } = await openPartDatabase<DevchainTables>(scope, {
       config: options.database,
       tablePrefix: DEVCHAIN_TABLE_PREFIX,
@@ -79,7 +79,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
         name: "devchain: mining a block",
         intervalMs: options.blockTimeSeconds * 1000,
         run: () => ledger.mine(true),
-        logger: options.logger,
+        logger: scope.logger,
         keepAlive: true,
       });
       scope.own(blocks, (job) => job.stop());
@@ -87,8 +87,7 @@ export async function createDevchain(options: DevchainOptions): Promise<Devchain
     const app = scope.own(
       await createHttpServer({
         ...options.http,
-        part: "devchain",
-        logger: options.logger,
+        logger: scope.logger,
         errors: devchainErrors,
         adminToken: options.adminToken,
         metrics: new DevchainMetrics(chain).registry,

@@ -8,6 +8,7 @@ import Fastify, {
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
+  type FastifySchema,
   type onRouteHookHandler,
 } from "fastify";
 import { Registry } from "prom-client";
@@ -23,10 +24,11 @@ import { type ReadinessCheck, serveReadiness } from "./readiness.js";
 import { requestLoggerFactory } from "./requestLogger.js";
 import { describeValidationFailure, validatorCompiler } from "./validation.js";
 
-/** One route a part serves: its method and its Fastify pattern, prefix included. */
+/** One route a part serves: its method, its Fastify pattern (prefix included) and its schemas. */
 export interface RouteEntry {
   method: string;
   url: string;
+  schema?: FastifySchema;
 }
 
 declare module "fastify" {
@@ -57,8 +59,7 @@ export interface HttpOptions {
 }
 
 export interface HttpServerOptions extends HttpOptions {
-  /** Which part this server is ("hub", "registry", ...), for logs. */
-  part: string;
+  /** The part's logger (PartScope.logger), whose `part` field its request logs carry. */
   logger: Logger;
   errors: ErrorShape;
   /** The part's OpenAPI document: title, groups and shared schemas (src/http/openapi.ts). */
@@ -119,7 +120,7 @@ const NO_FRAMING = { "x-frame-options": "DENY", "content-security-policy": "fram
 export async function createHttpServer(options: HttpServerOptions): Promise<FastifyInstance> {
   const limits = connectionLimits(options);
   const app = Fastify({
-    loggerInstance: options.logger.child({ part: options.part }) as FastifyBaseLogger,
+    loggerInstance: options.logger as FastifyBaseLogger,
     // One line per request comes from our onResponse hook, with the route pattern instead of the raw URL.
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: requestLoggerFactory,
@@ -252,7 +253,8 @@ function routeInventory(app: FastifyInstance): readonly RouteEntry[] {
   const entries: RouteEntry[] = [];
   app.addHook("onRoute", (route) => {
     for (const method of [route.method].flat())
-      if (method !== "HEAD" && method !== "OPTIONS") entries.push({ method, url: route.url });
+      if (method !== "HEAD" && method !== "OPTIONS")
+        entries.push({ method, url: route.url, schema: route.schema });
   });
   return entries;
 }

@@ -124,7 +124,7 @@ const SQLITE_TUNING = {
 export async function createHub(options: HubOptions): Promise<Hub> {
   const credentials = options.rpcAuth === undefined ? undefined : parseRpcAuth(options.rpcAuth);
   const auth = credentials === undefined ? undefined : basicAuth(credentials);
-  return buildPart(async (scope) => {
+  return buildPart({ part: "hub", logger: options.logger }, async (scope) => {
     const { database, migrated } = await openPartDatabase<HubTables>(scope, {
       config: options.database,
       tablePrefix: HUB_TABLE_PREFIX,
@@ -137,7 +137,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
       profile: options.naming,
       network: NETWORKS[options.network],
       now: options.now ?? Date.now,
-      logger: options.logger.child({ part: "hub" }),
+      logger: scope.logger,
       bus: new EventBus(),
       metrics: new HubMetrics(),
     };
@@ -176,8 +176,7 @@ export async function createHub(options: HubOptions): Promise<Hub> {
     const app = scope.own(
       await createHttpServer({
         ...options.http,
-        part: "hub",
-        logger: options.logger,
+        logger: scope.logger,
         errors: hubErrors,
         api: hubOpenApi(options.naming),
         bodyLimit: BODY_LIMIT,

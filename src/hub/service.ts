@@ -1,31 +1,26 @@
 /**
  * HubService: everything the hub does, without HTTP. Routes, the client API's power-badge job and
- * tests call it in process. Writes go to the merge engine; each domain's reads are in reads/.
+ * tests call it in process. Writes go to the merge engine; reads are one class per domain
+ * (data/reads/), exposed as `service.messages`, `service.onChain`, `service.names`, `service.events`
+ * and `service.storage`.
  */
 import type { ActivitySource } from "../interfaces/activity.js";
 import { HubError } from "../protocol/errors.js";
-import type { HubEvent as HubEventMessage } from "../protocol/generated/hub_event.js";
-import type { CastId, ReactionType, UserDataType } from "../protocol/generated/message.js";
-import type { OnChainEvent, OnChainEventType } from "../protocol/generated/onchain_event.js";
-import type { UserNameProof } from "../protocol/generated/username_proof.js";
 import { toHexJson } from "../protocol/json/bytes.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { decodeMessage } from "../protocol/message.js";
 import { PROTOCOL_EPOCH_MS, toProtocolTime } from "../protocol/time.js";
 import type { HubCore } from "./core.js";
 import type { Accepted, MergeEngine } from "./merge/engine.js";
-import { EVENTS_PAGE_SIZE, pruneEvents } from "./data/events.js";
+import { pruneEvents } from "./data/events.js";
 import { pruneExpiredStorage } from "./jobs.js";
-import type { ListContext } from "./data/messageReads.js";
 import { reactorsByAuthor } from "./data/statistics.js";
-import type { KeyPageRequest } from "./data/paging.js";
-import * as eventReads from "./data/reads/events.js";
+import { EventReads } from "./data/reads/events.js";
 import { hubInfo, type HubIdentity, type HubInfo } from "./data/reads/info.js";
-import * as messageReads from "./data/reads/messages.js";
-import type { MessagePage } from "./data/reads/messages.js";
-import * as nameReads from "./data/reads/names.js";
-import * as onChainReads from "./data/reads/onchain.js";
-import { storageLimits, type StorageLimitsJson } from "./data/reads/storage.js";
+import { MessageReads } from "./data/reads/messages.js";
+import { NameReads } from "./data/reads/names.js";
+import { OnChainReads } from "./data/reads/onchain.js";
+import { StorageReads } from "./data/reads/storage.js";
 
 export type { KeyPageRequest } from "./data/paging.js";
 export { pageToken } from "./data/paging.js";
@@ -42,7 +37,12 @@ export interface Followers {
 }
 
 export class HubService implements ActivitySource {
-  private readonly lists: ListContext;
+  // Each domain's reads, as the routes and the gRPC API call them (data/reads/).
+  readonly messages: MessageReads;
+  readonly onChain: OnChainReads;
+  readonly names: NameReads;
+  readonly events: EventReads;
+  readonly storage: StorageReads;
 
   constructor(
     private readonly core: HubCore,
@@ -50,11 +50,16 @@ export class HubService implements ActivitySource {
     private readonly followers: Followers,
     private readonly identity: HubIdentity,
   ) {
-    this.lists = {
+    this.messages = new MessageReads({
       database: core.database,
       profile: core.profile.name,
       render: (bytes) => writeMessageJson(decodeMessage(bytes).message, core.profile),
-    };
+    });
+    const db = core.database.db;
+    this.onChain = new OnChainReads(db);
+    this.names = new NameReads(db);
+    this.events = new EventReads(db);
+    this.storage = new StorageReads(db, () => core.now());
   }
 
   private get db() {
@@ -106,141 +111,11 @@ export class HubService implements ActivitySource {
     return (await this.engine.validate(bytes)).bytes;
   }
 
-  // Messages.
-
-  castById(fid: number, hash: Uint8Array): Promise<string> {
-    return messageReads.castById(this.lists, fid, hash);
-  }
-
-  /** The stored cast whose hash lies in [low, high] (a hash, or the range a prefix spans). */
-  castByHash(low: Uint8Array, high: Uint8Array): Promise<string> {
-    return messageReads.castByHash(this.lists, low, high);
-  }
-
-  /** Adds and removes, as the reference lists them. */
-  async castsByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
-    return messageReads.castsByFid(this.lists, fid, page);
-  }
-
-  async castsByParent(parent: CastId | string, page: KeyPageRequest): Promise<MessagePage> {
-    return messageReads.castsByParent(this.lists, parent, page);
-  }
-
-  async castsByMention(fid: number, page: KeyPageRequest): Promise<MessagePage> {
-    return messageReads.castsByMention(this.lists, fid, page);
-  }
-
-  reactionById(fid: number, type: ReactionType, target: CastId | string): Promise<string> {
-    return messageReads.reactionById(this.lists, fid, type, target);
-  }
-
-  async reactionsByFid(
-    fid: number,
-    type: ReactionType | undefined,
-    page: KeyPageRequest,
-  ): Promise<MessagePage> {
-    return messageReads.reactionsByFid(this.lists, fid, type, page);
-  }
-
-  async reactionsByTarget(
-    target: CastId | string,
-    type: ReactionType | undefined,
-    page: KeyPageRequest,
-  ): Promise<MessagePage> {
-    return messageReads.reactionsByTarget(this.lists, target, type, page);
-  }
-
-  linkById(fid: number, type: string, targetFid: number): Promise<string> {
-    return messageReads.linkById(this.lists, fid, type, targetFid);
-  }
-
-  async linksByFid(fid: number, type: string | undefined, page: KeyPageRequest): Promise<MessagePage> {
-    return messageReads.linksByFid(this.lists, fid, type, page);
-  }
-
-  async linksByTargetFid(
-    targetFid: number,
-    type: string | undefined,
-    page: KeyPageRequest,
-  ): Promise<MessagePage> {
-    return messageReads.linksByTargetFid(this.lists, targetFid, type, page);
-  }
-
-  userData(fid: number, type: UserDataType): Promise<string> {
-    return messageReads.userData(this.lists, fid, type);
-  }
-
-  async userDataByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
-    return messageReads.userDataByFid(this.lists, fid, page);
-  }
-
-  verification(fid: number, address: Uint8Array): Promise<string> {
-    return messageReads.verification(this.lists, fid, address);
-  }
-
-  async verificationsByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
-    return messageReads.verificationsByFid(this.lists, fid, page);
-  }
-
-  // On-chain events.
-
-  async onChainSignersByFid(fid: number): Promise<OnChainEvent[]> {
-    return onChainReads.signersByFid(this.db, fid);
-  }
-
-  async onChainSigner(fid: number, key: Uint8Array): Promise<OnChainEvent> {
-    return onChainReads.signer(this.db, fid, key);
-  }
-
-  async onChainEventsByFid(fid: number, type: OnChainEventType): Promise<OnChainEvent[]> {
-    return onChainReads.eventsByFid(this.db, fid, type);
-  }
-
-  async onChainIdRegistryEventByAddress(address: Uint8Array): Promise<OnChainEvent> {
-    return onChainReads.idRegistryEventByAddress(this.db, address);
-  }
-
-  async fids(page: KeyPageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
-    return onChainReads.fids(this.db, page);
-  }
-
-  async storageLimitsByFid(fid: number): Promise<StorageLimitsJson> {
-    return storageLimits(this.db, fid, this.core.now());
-  }
-
-  // Username proofs.
-
-  async userNameProofByName(name: string): Promise<UserNameProof> {
-    return nameReads.proofByName(this.db, name);
-  }
-
-  /** The fid's fname proofs first, then its name-service proofs. */
-  async userNameProofsByFid(fid: number): Promise<UserNameProof[]> {
-    return nameReads.proofsByFid(this.db, fid);
-  }
-
   // Hub events.
-
-  /** Events with id ≥ fromId, oldest first, at most 100; the next page starts at the last id + 1. */
-  async events(
-    fromId: number,
-    limit = EVENTS_PAGE_SIZE,
-  ): Promise<{ events: HubEventMessage[]; nextPageEventId: number }> {
-    return eventReads.eventsPage(this.db, fromId, limit);
-  }
-
-  /** Id of the newest event, or 0 when there is none. */
-  async lastEventId(): Promise<number> {
-    return eventReads.lastEventId(this.db);
-  }
 
   /** Calls `listener` after events commit in this process; returns the function that stops it. */
   onEvents(listener: () => void): () => void {
     return this.core.bus.subscribe(listener);
-  }
-
-  async eventById(id: number): Promise<HubEventMessage> {
-    return eventReads.event(this.db, id);
   }
 
   // Activity for the client API's power badges.

@@ -144,7 +144,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
   const ccipRateLimit = options.ccipRateLimit ?? DEFAULT_CCIP_LIMITS;
   const lookups = ccipRateLimit === false ? undefined : new RateLimiter(ccipRateLimit.perClientPerHour, now);
 
-  return buildPart(async (scope) => {
+  return buildPart({ part: "registry", logger: options.logger }, async (scope) => {
     const { database, migrated } = await openPartDatabase<RegistryTables>(scope, {
       config: options.database,
       tablePrefix: REGISTRY_TABLE_PREFIX,
@@ -169,8 +169,7 @@ export async function createRegistry(options: RegistryOptions): Promise<Registry
     const app = scope.own(
       await createHttpServer({
         ...options.http,
-        part: "registry",
-        logger: options.logger,
+        logger: scope.logger,
         errors: registryErrors,
         api: registryOpenApi,
         // A transfer request is a few hundred bytes; a CCIP multicall a few kilobytes.

@@ -39,7 +39,6 @@ describe("the shared HTTP conventions", () => {
 
   before(async () => {
     app = await createHttpServer({
-      part: "test",
       logger: createLogger("silent"),
       errors: shape,
       api,
@@ -79,7 +78,7 @@ describe("the shared HTTP conventions", () => {
     app.get("/bug", async () => {
       throw new Error("secret internals");
     });
-    guarded = await createHttpServer({ part: "guarded", logger: createLogger("silent"), errors: shape, api });
+    guarded = await createHttpServer({ logger: createLogger("silent"), errors: shape, api });
     guarded.post("/write", { preHandler: operatorGuard(undefined, shape) }, async () => ({ ok: true }));
     guarded.post("/token-write", { preHandler: operatorGuard("s3cret", shape) }, async () => ({ ok: true }));
   });
@@ -197,7 +196,8 @@ describe("the shared HTTP conventions", () => {
       },
     });
     const serve = async (level: "info" | "debug") => {
-      const app = await createHttpServer({ part: level, logger: pino({ level }, sink), errors: shape, api });
+      const logger = pino({ level }, sink).child({ part: level });
+      const app = await createHttpServer({ logger, errors: shape, api });
       app.get("/bug", async () => {
         throw new Error("secret internals");
       });

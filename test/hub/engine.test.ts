@@ -119,12 +119,12 @@ for (const engine of await testEngines()) {
     it("writes a merge event per merge, in commit order", async () => {
       const service = stack.hub.service;
       const alice = await newAccount(stack);
-      const first = await service.events(0, 1_000_000);
+      const first = await service.events.page(0, 1_000_000);
       const a = await castAdd(alice, "one");
       const b = await castAdd(alice, "two");
       await service.submitMessage(encode(a));
       await service.submitMessage(encode(b));
-      const all = (await service.events(0, 1_000_000)).events;
+      const all = (await service.events.page(0, 1_000_000)).events;
       const fresh = all.slice(first.events.length);
       assert.deepEqual(
         fresh.map((e) => [e.type, e.mergeMessageBody?.message?.data?.castAddBody?.text]),

@@ -187,7 +187,7 @@ for (const engine of await testEngines()) {
       });
       await suspicious.service.syncNames();
       await assert.rejects(
-        suspicious.service.userNameProofByName("carol1"),
+        suspicious.service.names.proofByName("carol1"),
         (e: HubError) => e.errCode === "not_found",
       );
     });

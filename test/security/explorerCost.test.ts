@@ -90,7 +90,7 @@ for (const engine of await testEngines()) {
       for (let i = 0; i < MORE_CASTS; i++)
         casts.push(await castAdd(author, `filler ${i}`, {}, protocolNow() - 299 + i));
       await Promise.all(casts.map((cast) => stack.hub.service.submitMessage(encode(cast))));
-      const log = await stack.hub.service.events(0, 1000);
+      const log = await stack.hub.service.events.page(0, 1000);
       assert.ok(log.events.length > 200, "the log holds more than two pages of events");
     });
     after(async () => stack?.close());

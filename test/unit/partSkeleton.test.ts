@@ -1,7 +1,9 @@
 /** The part skeleton's pure pieces (src/part/): closing in reverse, and the background job. */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { Writable } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import pino from "pino";
 import { createLogger } from "../../src/http/index.js";
 import { startJob } from "../../src/part/job.js";
 import { buildPart, PartScope } from "../../src/part/scope.js";
@@ -9,7 +11,7 @@ import { buildPart, PartScope } from "../../src/part/scope.js";
 describe("PartScope", () => {
   it("closes the last opened first, runs every close when one fails, and rethrows the first failure", async () => {
     const closed: string[] = [];
-    const scope = new PartScope();
+    const scope = new PartScope("demo", createLogger("silent"));
     scope.own("database", (name) => closed.push(name));
     scope.own("threads", () => {
       closed.push("threads");
@@ -26,7 +28,7 @@ describe("PartScope", () => {
   it("buildPart closes what a failed build opened, and a built part's close runs once", async () => {
     const closed: string[] = [];
     await assert.rejects(
-      buildPart(async (scope) => {
+      buildPart({ part: "demo", logger: createLogger("silent") }, async (scope) => {
         scope.own("database", (name) => closed.push(name));
         throw new Error("no port");
       }),
@@ -34,13 +36,32 @@ describe("PartScope", () => {
     );
     assert.deepEqual(closed, ["database"]);
 
-    const part = await buildPart(async (scope) => {
+    const part = await buildPart({ part: "demo", logger: createLogger("silent") }, async (scope) => {
       scope.own("database", (name) => closed.push(name));
       return { name: "demo" };
     });
     assert.equal(part.name, "demo");
     await Promise.all([part.close(), part.close()]);
     assert.deepEqual(closed, ["database", "database"]);
+  });
+  it("gives the part one logger, whose every line carries the part's name", () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(JSON.parse(chunk.toString("utf8")) as Record<string, unknown>);
+        done();
+      },
+    });
+    const scope = new PartScope("hub", pino({ level: "info" }, sink));
+    scope.logger.child({ job: "pruning" }).info("pruned");
+    scope.logger.warn("slow");
+    assert.deepEqual(
+      lines.map(({ part, job, msg }) => ({ part, job, msg })),
+      [
+        { part: "hub", job: "pruning", msg: "pruned" },
+        { part: "hub", job: undefined, msg: "slow" },
+      ],
+    );
   });
 });
 

@@ -198,7 +198,7 @@ describe(
       );
 
       // From the event after the backfill's last, so that the stream misses nothing submitted after it.
-      const from = (await stack.hub.service.lastEventId()) + 1;
+      const from = (await stack.hub.service.events.lastId()) + 1;
       const follower = new Follower(hub, db, handler, from);
       await follower.start();
       const reply = await castAdd(bob, "and followed", { parentCastId: castId });

@@ -38,7 +38,7 @@ export function infoHandlers(ctx: GrpcContext): Handlers {
       };
     }),
     getFids: unary(ctx, async (request: FidsRequest) => {
-      const page = await service.fids(pageOf(request, FID_KEY_LENGTH));
+      const page = await service.onChain.fids(pageOf(request, FID_KEY_LENGTH));
       const next = page.nextPageToken;
       return { fids: page.fids, nextPageToken: next === undefined ? undefined : Buffer.from(next, "base64") };
     }),

@@ -50,25 +50,25 @@ export function onChainHandlers(ctx: GrpcContext): Handlers {
   const { service } = ctx;
   return {
     getOnChainSigner: unary(ctx, async (request: SignerRequest) =>
-      service.onChainSigner(request.fid, request.signer),
+      service.onChain.signer(request.fid, request.signer),
     ),
     getOnChainSignersByFid: unary(ctx, async (request: FidRequest) =>
-      eventPage(await service.onChainSignersByFid(request.fid), request),
+      eventPage(await service.onChain.signersByFid(request.fid), request),
     ),
     getOnChainEvents: unary(ctx, async (request: OnChainEventRequest) =>
-      eventPage(await service.onChainEventsByFid(request.fid, request.eventType), request),
+      eventPage(await service.onChain.eventsByFid(request.fid, request.eventType), request),
     ),
     getIdRegistryOnChainEvent: unary(ctx, async (request: FidRequest) => {
-      const events = await service.onChainEventsByFid(request.fid, OnChainEventType.EVENT_TYPE_ID_REGISTER);
+      const events = await service.onChain.eventsByFid(request.fid, OnChainEventType.EVENT_TYPE_ID_REGISTER);
       const latest = events.at(-1);
       if (latest === undefined) throw new HubError("not_found", "id registry event not found");
       return latest;
     }),
     getIdRegistryOnChainEventByAddress: unary(ctx, async (request: IdRegistryEventByAddressRequest) =>
-      service.onChainIdRegistryEventByAddress(request.address),
+      service.onChain.idRegistryEventByAddress(request.address),
     ),
     getCurrentStorageLimitsByFid: unary(ctx, async (request: FidRequest) =>
-      storageLimits(await service.storageLimitsByFid(request.fid)),
+      storageLimits(await service.storage.limitsByFid(request.fid)),
     ),
   };
 }

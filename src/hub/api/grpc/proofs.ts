@@ -8,10 +8,10 @@ export function proofHandlers(ctx: GrpcContext): Handlers {
   const { service } = ctx;
   return {
     getUsernameProof: unary(ctx, async (request: UsernameProofRequest) =>
-      service.userNameProofByName(utf8.decode(request.name)),
+      service.names.proofByName(utf8.decode(request.name)),
     ),
     getUserNameProofsByFid: unary(ctx, async (request: FidRequest) => ({
-      proofs: await service.userNameProofsByFid(request.fid),
+      proofs: await service.names.proofsByFid(request.fid),
     })),
   };
 }

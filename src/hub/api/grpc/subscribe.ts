@@ -102,7 +102,7 @@ export function subscribeHandlers(
     call.on("cancelled", () => end());
     call.on("close", () => end());
     try {
-      subscriber.cursor = call.request.fromId ?? (await ctx.service.lastEventId()) + 1;
+      subscriber.cursor = call.request.fromId ?? (await ctx.service.events.lastId()) + 1;
       if (!(await fanout.catchUp(subscriber, () => closed))) end();
     } catch (error) {
       ctx.logger.warn({ err: error }, "gRPC event stream failed");

@@ -69,11 +69,11 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
       const { fid, signer } = request.query;
       // With a key the reference answers that key's event alone, and only while the key is active.
       if (signer !== undefined && signer !== "") {
-        const event = await service.onChainSigner(fid, hexParam(signer, "signer", 32));
+        const event = await service.onChain.signer(fid, hexParam(signer, "signer", 32));
         return sendJson(reply, JSON.stringify(renderOnChainEvent(event)));
       }
       const page = checkTokenLength(pageRequest(request.query), SIGNER_EVENT_KEY_LENGTH);
-      return sendJson(reply, JSON.stringify(pageSignerEvents(await service.onChainSignersByFid(fid), page)));
+      return sendJson(reply, JSON.stringify(pageSignerEvents(await service.onChain.signersByFid(fid), page)));
     },
   );
 
@@ -94,7 +94,7 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     },
     async (request, reply) => {
       const type = enumParam(request.query.event_type, [ON_CHAIN_EVENT_TYPE_NAMES.slice(0, 5)], "event_type");
-      const events = (await service.onChainEventsByFid(request.query.fid, type)).map(renderOnChainEvent);
+      const events = (await service.onChain.eventsByFid(request.query.fid, type)).map(renderOnChainEvent);
       return sendJson(reply, JSON.stringify({ events }));
     },
   );
@@ -112,7 +112,7 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     },
     async (request, reply) => {
       const address = hexParam(request.query.address, "address", 20);
-      const event = await service.onChainIdRegistryEventByAddress(address);
+      const event = await service.onChain.idRegistryEventByAddress(address);
       return sendJson(reply, JSON.stringify(renderOnChainEvent(event)));
     },
   );
@@ -137,7 +137,7 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
         },
       },
     },
-    async (request) => service.fids(checkTokenLength(pageRequest(request.query), FID_KEY_LENGTH)),
+    async (request) => service.onChain.fids(checkTokenLength(pageRequest(request.query), FID_KEY_LENGTH)),
   );
 
   app.get(
@@ -182,6 +182,6 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
         },
       },
     },
-    async (request) => service.storageLimitsByFid(request.query.fid),
+    async (request) => service.storage.limitsByFid(request.query.fid),
   );
 };

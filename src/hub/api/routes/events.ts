@@ -35,7 +35,7 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
       },
     },
     async (request, reply) => {
-      const page = await service.events(request.query.from_event_id ?? 0);
+      const page = await service.events.page(request.query.from_event_id ?? 0);
       const events = page.events.map((e) => renderHubEvent(e, profile));
       return sendJson(reply, JSON.stringify({ nextPageEventId: page.nextPageEventId, events }));
     },
@@ -57,7 +57,7 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
       const id = request.query.event_id ?? request.query.id;
       if (id === undefined)
         throw new HubError("bad_request.validation_failure", 'query parameter "event_id" is required');
-      return sendJson(reply, JSON.stringify(renderHubEvent(await service.eventById(id), profile)));
+      return sendJson(reply, JSON.stringify(renderHubEvent(await service.events.byId(id), profile)));
     },
   );
 };

@@ -69,7 +69,10 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       },
     },
     async (request, reply) =>
-      sendJson(reply, await service.castById(request.query.fid, hexParam(request.query.hash, HASH, 20))),
+      sendJson(
+        reply,
+        await service.messages.castById(request.query.fid, hexParam(request.query.hash, HASH, 20)),
+      ),
   );
 
   app.get(
@@ -85,7 +88,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     },
     async (request, reply) => {
       const { low, high } = hashPrefixParam(request.query.hash, HASH);
-      return sendJson(reply, await service.castByHash(low, high));
+      return sendJson(reply, await service.messages.castByHash(low, high));
     },
   );
 
@@ -100,7 +103,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       },
     },
     async (request, reply) =>
-      sendMessagePage(reply, await service.castsByFid(request.query.fid, page(request.query))),
+      sendMessagePage(reply, await service.messages.castsByFid(request.query.fid, page(request.query))),
   );
 
   app.get(
@@ -120,7 +123,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       if (fid !== undefined && hash !== undefined) parent = { fid, hash: hexParam(hash, HASH, 20) };
       else if (url !== undefined && url !== "") parent = url;
       else throw new HubError("bad_request.invalid_param", "castsByParent needs fid and hash, or url");
-      return sendMessagePage(reply, await service.castsByParent(parent, page(request.query)));
+      return sendMessagePage(reply, await service.messages.castsByParent(parent, page(request.query)));
     },
   );
 
@@ -135,7 +138,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       },
     },
     async (request, reply) =>
-      sendMessagePage(reply, await service.castsByMention(request.query.fid, page(request.query))),
+      sendMessagePage(reply, await service.messages.castsByMention(request.query.fid, page(request.query))),
   );
 
   app.get(
@@ -166,7 +169,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
           "bad_request.invalid_param",
           "reactionById needs target_fid and target_hash, or target_url",
         );
-      return sendJson(reply, await service.reactionById(fid, type, target));
+      return sendJson(reply, await service.messages.reactionById(fid, type, target));
     },
   );
 
@@ -184,7 +187,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       const type = reactionType(request.query.reaction_type);
       return sendMessagePage(
         reply,
-        await service.reactionsByFid(request.query.fid, type, page(request.query)),
+        await service.messages.reactionsByFid(request.query.fid, type, page(request.query)),
       );
     },
   );
@@ -207,7 +210,10 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       const { target_fid, target_hash } = request.query;
       const target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
       const type = reactionType(request.query.reaction_type);
-      return sendMessagePage(reply, await service.reactionsByTarget(target, type, page(request.query)));
+      return sendMessagePage(
+        reply,
+        await service.messages.reactionsByTarget(target, type, page(request.query)),
+      );
     },
   );
 
@@ -228,7 +234,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       const type = reactionType(request.query.reaction_type);
       return sendMessagePage(
         reply,
-        await service.reactionsByTarget(request.query.url, type, page(request.query)),
+        await service.messages.reactionsByTarget(request.query.url, type, page(request.query)),
       );
     },
   );
@@ -249,7 +255,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     },
     async (request, reply) => {
       const { fid, target_fid, link_type } = request.query;
-      return sendJson(reply, await service.linkById(fid, link_type, target_fid));
+      return sendJson(reply, await service.messages.linkById(fid, link_type, target_fid));
     },
   );
 
@@ -265,7 +271,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     },
     async (request, reply) => {
       const { fid, link_type } = request.query;
-      return sendMessagePage(reply, await service.linksByFid(fid, link_type, page(request.query)));
+      return sendMessagePage(reply, await service.messages.linksByFid(fid, link_type, page(request.query)));
     },
   );
 
@@ -283,7 +289,7 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       const { target_fid, link_type } = request.query;
       return sendMessagePage(
         reply,
-        await service.linksByTargetFid(target_fid, link_type, page(request.query)),
+        await service.messages.linksByTargetFid(target_fid, link_type, page(request.query)),
       );
     },
   );
@@ -309,9 +315,9 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       const { fid, user_data_type } = request.query;
       if (user_data_type !== undefined && user_data_type !== "") {
         const type = enumParam(user_data_type, [USER_DATA_TYPE_NAMES], "user_data_type");
-        return sendJson(reply, await service.userData(fid, type));
+        return sendJson(reply, await service.messages.userData(fid, type));
       }
-      return sendMessagePage(reply, await service.userDataByFid(fid, page(request.query)));
+      return sendMessagePage(reply, await service.messages.userDataByFid(fid, page(request.query)));
     },
   );
 
@@ -333,9 +339,9 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     async (request, reply) => {
       const { fid, address } = request.query;
       if (address !== undefined && address !== "") {
-        return sendJson(reply, await service.verification(fid, addressParam(address, "address")));
+        return sendJson(reply, await service.messages.verification(fid, addressParam(address, "address")));
       }
-      return sendMessagePage(reply, await service.verificationsByFid(fid, page(request.query)));
+      return sendMessagePage(reply, await service.messages.verificationsByFid(fid, page(request.query)));
     },
   );
 };

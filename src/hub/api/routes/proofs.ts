@@ -35,7 +35,7 @@ export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
         response: { 200: proofSchema },
       },
     },
-    async (request) => renderUserNameProof(await service.userNameProofByName(request.query.name), profile),
+    async (request) => renderUserNameProof(await service.names.proofByName(request.query.name), profile),
   );
 
   app.get(
@@ -56,7 +56,7 @@ export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
       },
     },
     async (request) => ({
-      proofs: (await service.userNameProofsByFid(request.query.fid)).map((proof) =>
+      proofs: (await service.names.proofsByFid(request.query.fid)).map((proof) =>
         renderUserNameProof(proof, profile),
       ),
     }),

@@ -46,7 +46,7 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
   const maxPerClient = streams.maxStreamsPerClient ?? 20;
   const fanout = new EventFanout(
     async (fromId) => {
-      const { events } = await service.events(fromId, EVENTS_PAGE_SIZE);
+      const { events } = await service.events.page(fromId, EVENTS_PAGE_SIZE);
       return {
         events: events.map((event) => ({
           id: event.id,
@@ -101,7 +101,7 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
         cursor = Number(lastEventId) + 1;
       else if (lastEventId !== undefined)
         throw new HubError("bad_request.invalid_param", "Last-Event-ID must be a hub event id");
-      else cursor = (await service.lastEventId()) + 1;
+      else cursor = (await service.events.lastId()) + 1;
 
       reply.hijack();
       const raw = reply.raw;

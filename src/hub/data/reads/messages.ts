@@ -65,100 +65,87 @@ function targetKey(target: CastId | string): Uint8Array {
   return typeof target === "string" ? urlKey(target) : castIdKey(target);
 }
 
-export function castById(lists: Lists, fid: number, hash: Uint8Array): Promise<string> {
-  return one(lists, fid, StoreType.CASTS, hash, MessageType.CAST_ADD, "cast");
-}
+/** The hub's reads of its message stores (casts, reactions, links, user data, verifications). */
+export class MessageReads {
+  constructor(private readonly lists: Lists) {}
 
-/** The stored cast whose hash lies in [low, high] (a hash, or the range a prefix spans; the lowest). */
-export async function castByHash(lists: Lists, low: Uint8Array, high: Uint8Array): Promise<string> {
-  const row = await stored.castByHashRange(lists.database.db, low, high);
-  if (row === undefined) throw notFound("cast");
-  return row.json_profile === lists.profile ? row.json : lists.render(row.message);
-}
+  castById(fid: number, hash: Uint8Array): Promise<string> {
+    return one(this.lists, fid, StoreType.CASTS, hash, MessageType.CAST_ADD, "cast");
+  }
 
-/** Adds and removes, as the reference lists them. */
-export function castsByFid(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
-  return byFid(lists, fid, StoreType.CASTS, {}, page);
-}
+  /** The stored cast whose hash lies in [low, high] (a hash, or the range a prefix spans; the lowest). */
+  async castByHash(low: Uint8Array, high: Uint8Array): Promise<string> {
+    const row = await stored.castByHashRange(this.lists.database.db, low, high);
+    if (row === undefined) throw notFound("cast");
+    return row.json_profile === this.lists.profile ? row.json : this.lists.render(row.message);
+  }
 
-export function castsByParent(
-  lists: Lists,
-  parent: CastId | string,
-  page: KeyPageRequest,
-): Promise<MessagePage> {
-  return byTarget(lists, StoreType.CASTS, targetKey(parent), undefined, page);
-}
+  /** Adds and removes, as the reference lists them. */
+  castsByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
+    return byFid(this.lists, fid, StoreType.CASTS, {}, page);
+  }
 
-export async function castsByMention(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
-  return pageOf(await stored.castsByMention(lists, fid, page));
-}
+  castsByParent(parent: CastId | string, page: KeyPageRequest): Promise<MessagePage> {
+    return byTarget(this.lists, StoreType.CASTS, targetKey(parent), undefined, page);
+  }
 
-export function reactionById(
-  lists: Lists,
-  fid: number,
-  type: ReactionType,
-  target: CastId | string,
-): Promise<string> {
-  const body = typeof target === "string" ? { type, targetUrl: target } : { type, targetCastId: target };
-  return one(lists, fid, StoreType.REACTIONS, reactionSetKey(body), MessageType.REACTION_ADD, "reaction");
-}
+  async castsByMention(fid: number, page: KeyPageRequest): Promise<MessagePage> {
+    return pageOf(await stored.castsByMention(this.lists, fid, page));
+  }
 
-export function reactionsByFid(
-  lists: Lists,
-  fid: number,
-  type: ReactionType | undefined,
-  page: KeyPageRequest,
-): Promise<MessagePage> {
-  const filter = { types: [MessageType.REACTION_ADD], kind: type === undefined ? undefined : String(type) };
-  return byFid(lists, fid, StoreType.REACTIONS, filter, page);
-}
+  reactionById(fid: number, type: ReactionType, target: CastId | string): Promise<string> {
+    const body = typeof target === "string" ? { type, targetUrl: target } : { type, targetCastId: target };
+    return one(
+      this.lists,
+      fid,
+      StoreType.REACTIONS,
+      reactionSetKey(body),
+      MessageType.REACTION_ADD,
+      "reaction",
+    );
+  }
 
-export function reactionsByTarget(
-  lists: Lists,
-  target: CastId | string,
-  type: ReactionType | undefined,
-  page: KeyPageRequest,
-): Promise<MessagePage> {
-  const kind = type === undefined ? undefined : String(type);
-  return byTarget(lists, StoreType.REACTIONS, targetKey(target), kind, page);
-}
+  reactionsByFid(fid: number, type: ReactionType | undefined, page: KeyPageRequest): Promise<MessagePage> {
+    const filter = { types: [MessageType.REACTION_ADD], kind: type === undefined ? undefined : String(type) };
+    return byFid(this.lists, fid, StoreType.REACTIONS, filter, page);
+  }
 
-export function linkById(lists: Lists, fid: number, type: string, targetFid: number): Promise<string> {
-  return one(lists, fid, StoreType.LINKS, linkSetKey(type, targetFid), MessageType.LINK_ADD, "link");
-}
+  reactionsByTarget(
+    target: CastId | string,
+    type: ReactionType | undefined,
+    page: KeyPageRequest,
+  ): Promise<MessagePage> {
+    const kind = type === undefined ? undefined : String(type);
+    return byTarget(this.lists, StoreType.REACTIONS, targetKey(target), kind, page);
+  }
 
-export function linksByFid(
-  lists: Lists,
-  fid: number,
-  type: string | undefined,
-  page: KeyPageRequest,
-): Promise<MessagePage> {
-  return byFid(lists, fid, StoreType.LINKS, { types: [MessageType.LINK_ADD], kind: type }, page);
-}
+  linkById(fid: number, type: string, targetFid: number): Promise<string> {
+    return one(this.lists, fid, StoreType.LINKS, linkSetKey(type, targetFid), MessageType.LINK_ADD, "link");
+  }
 
-export function linksByTargetFid(
-  lists: Lists,
-  targetFid: number,
-  type: string | undefined,
-  page: KeyPageRequest,
-): Promise<MessagePage> {
-  return byTarget(lists, StoreType.LINKS, fidKey(targetFid), type, page);
-}
+  linksByFid(fid: number, type: string | undefined, page: KeyPageRequest): Promise<MessagePage> {
+    return byFid(this.lists, fid, StoreType.LINKS, { types: [MessageType.LINK_ADD], kind: type }, page);
+  }
 
-export function userData(lists: Lists, fid: number, type: UserDataType): Promise<string> {
-  return one(lists, fid, StoreType.USER_DATA, u8(type), MessageType.USER_DATA_ADD, "user data");
-}
+  linksByTargetFid(targetFid: number, type: string | undefined, page: KeyPageRequest): Promise<MessagePage> {
+    return byTarget(this.lists, StoreType.LINKS, fidKey(targetFid), type, page);
+  }
 
-export function userDataByFid(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
-  return byFid(lists, fid, StoreType.USER_DATA, {}, page);
-}
+  userData(fid: number, type: UserDataType): Promise<string> {
+    return one(this.lists, fid, StoreType.USER_DATA, u8(type), MessageType.USER_DATA_ADD, "user data");
+  }
 
-export function verification(lists: Lists, fid: number, address: Uint8Array): Promise<string> {
-  const type = MessageType.VERIFICATION_ADD_ETH_ADDRESS;
-  return one(lists, fid, StoreType.VERIFICATIONS, address, type, "verification");
-}
+  userDataByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
+    return byFid(this.lists, fid, StoreType.USER_DATA, {}, page);
+  }
 
-export function verificationsByFid(lists: Lists, fid: number, page: KeyPageRequest): Promise<MessagePage> {
-  const filter = { types: [MessageType.VERIFICATION_ADD_ETH_ADDRESS] };
-  return byFid(lists, fid, StoreType.VERIFICATIONS, filter, page);
+  verification(fid: number, address: Uint8Array): Promise<string> {
+    const type = MessageType.VERIFICATION_ADD_ETH_ADDRESS;
+    return one(this.lists, fid, StoreType.VERIFICATIONS, address, type, "verification");
+  }
+
+  verificationsByFid(fid: number, page: KeyPageRequest): Promise<MessagePage> {
+    const filter = { types: [MessageType.VERIFICATION_ADD_ETH_ADDRESS] };
+    return byFid(this.lists, fid, StoreType.VERIFICATIONS, filter, page);
+  }
 }

@@ -16,20 +16,25 @@ function proofOf(message: Uint8Array): UserNameProof | undefined {
   return decodeMessage(message).message.data?.usernameProofBody;
 }
 
-export async function proofByName(db: Db, name: string): Promise<UserNameProof> {
-  const fname = await fnameProof(db, name);
-  if (fname !== undefined) return proofOfRow(fname);
-  const message = (await usernameProofByName(db, nameKey(utf8.encode(name))))?.message;
-  const proof = message === undefined ? undefined : proofOf(message);
-  if (proof === undefined) throw notFound("username proof");
-  return proof;
-}
+/** The hub's reads of username proofs. */
+export class NameReads {
+  constructor(private readonly db: Db) {}
 
-export async function proofsByFid(db: Db, fid: number): Promise<UserNameProof[]> {
-  const proofs = (await fnameProofsOf(db, fid)).map(proofOfRow);
-  for (const message of await usernameProofMessages(db, fid)) {
-    const proof = proofOf(message);
-    if (proof !== undefined) proofs.push(proof);
+  async proofByName(name: string): Promise<UserNameProof> {
+    const fname = await fnameProof(this.db, name);
+    if (fname !== undefined) return proofOfRow(fname);
+    const message = (await usernameProofByName(this.db, nameKey(utf8.encode(name))))?.message;
+    const proof = message === undefined ? undefined : proofOf(message);
+    if (proof === undefined) throw notFound("username proof");
+    return proof;
   }
-  return proofs;
+
+  async proofsByFid(fid: number): Promise<UserNameProof[]> {
+    const proofs = (await fnameProofsOf(this.db, fid)).map(proofOfRow);
+    for (const message of await usernameProofMessages(this.db, fid)) {
+      const proof = proofOf(message);
+      if (proof !== undefined) proofs.push(proof);
+    }
+    return proofs;
+  }
 }

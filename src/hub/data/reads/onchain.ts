@@ -20,40 +20,42 @@ function isAdd(event: OnChainEvent): boolean {
   return event.signerEventBody?.eventType === SignerEventType.ADD;
 }
 
-export async function signersByFid(db: Db, fid: number): Promise<OnChainEvent[]> {
-  return (await stored.activeSignerEvents(db, fid, undefined))
-    .map((bytes) => OnChainEvent.decode(bytes))
-    .filter(isAdd);
-}
+/** The hub's reads of the on-chain events it merged. */
+export class OnChainReads {
+  constructor(private readonly db: Db) {}
 
-export async function signer(db: Db, fid: number, key: Uint8Array): Promise<OnChainEvent> {
-  const event = (await stored.activeSignerEvents(db, fid, key))
-    .map((bytes) => OnChainEvent.decode(bytes))
-    .find(isAdd);
-  if (event === undefined) throw notFound("active signer");
-  return event;
-}
-
-export async function eventsByFid(db: Db, fid: number, type: OnChainEventType): Promise<OnChainEvent[]> {
-  if (type === OnChainEventType.EVENT_TYPE_SIGNER_MIGRATED && fid !== 0) {
-    throw new HubError("bad_request.invalid_param", "signer migrated events have fid 0");
+  async signersByFid(fid: number): Promise<OnChainEvent[]> {
+    return (await stored.activeSignerEvents(this.db, fid, undefined))
+      .map((bytes) => OnChainEvent.decode(bytes))
+      .filter(isAdd);
   }
-  const events = await stored.onChainEvents(db, fid, type, ON_CHAIN_LIST_LIMIT);
-  return events.map((bytes) => OnChainEvent.decode(bytes));
-}
 
-export async function idRegistryEventByAddress(db: Db, address: Uint8Array): Promise<OnChainEvent> {
-  const event = await stored.idRegisterEventByAddress(db, address);
-  if (event === undefined) throw notFound("id registry event");
-  return OnChainEvent.decode(event);
-}
+  async signer(fid: number, key: Uint8Array): Promise<OnChainEvent> {
+    const event = (await stored.activeSignerEvents(this.db, fid, key))
+      .map((bytes) => OnChainEvent.decode(bytes))
+      .find(isAdd);
+    if (event === undefined) throw notFound("active signer");
+    return event;
+  }
 
-export async function fids(
-  db: Db,
-  page: KeyPageRequest,
-): Promise<{ fids: number[]; nextPageToken?: string }> {
-  const result = await stored.fids(db, page);
-  return result.next === undefined
-    ? { fids: result.items }
-    : { fids: result.items, nextPageToken: pageToken(result.next) };
+  async eventsByFid(fid: number, type: OnChainEventType): Promise<OnChainEvent[]> {
+    if (type === OnChainEventType.EVENT_TYPE_SIGNER_MIGRATED && fid !== 0) {
+      throw new HubError("bad_request.invalid_param", "signer migrated events have fid 0");
+    }
+    const events = await stored.onChainEvents(this.db, fid, type, ON_CHAIN_LIST_LIMIT);
+    return events.map((bytes) => OnChainEvent.decode(bytes));
+  }
+
+  async idRegistryEventByAddress(address: Uint8Array): Promise<OnChainEvent> {
+    const event = await stored.idRegisterEventByAddress(this.db, address);
+    if (event === undefined) throw notFound("id registry event");
+    return OnChainEvent.decode(event);
+  }
+
+  async fids(page: KeyPageRequest): Promise<{ fids: number[]; nextPageToken?: string }> {
+    const result = await stored.fids(this.db, page);
+    return result.next === undefined
+      ? { fids: result.items }
+      : { fids: result.items, nextPageToken: pageToken(result.next) };
+  }
 }

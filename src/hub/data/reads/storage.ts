@@ -19,31 +19,36 @@ export interface StorageLimitsJson {
   unitDetails: { unitType: string; unitSize: number }[];
 }
 
-export async function storageLimits(
-  db: Kysely<HubTables>,
-  fid: number,
-  nowMs: number,
-): Promise<StorageLimitsJson> {
-  const storage = await loadStorage(db, fid, nowMs);
-  const counts = await storeCounts(db, fid);
-  const limits = [];
-  for (const type of STORE_TYPES) {
-    const earliest = await earliestMessage(db, fid, type);
-    limits.push({
-      storeType: `STORE_TYPE_${STORE_NAMES[type]}`,
-      name: STORE_NAMES[type],
-      limit: storage.limit(type),
-      used: counts.get(type) ?? 0,
-      earliestTimestamp: earliest?.timestamp ?? 0,
-      earliestHash: earliest === undefined ? "" : Buffer.from(earliest.hash).toString("base64"),
-    });
+/** The hub's reads of a fid's storage. */
+export class StorageReads {
+  constructor(
+    private readonly db: Kysely<HubTables>,
+    private readonly now: () => number,
+  ) {}
+
+  async limitsByFid(fid: number): Promise<StorageLimitsJson> {
+    const db = this.db;
+    const storage = await loadStorage(db, fid, this.now());
+    const counts = await storeCounts(db, fid);
+    const limits = [];
+    for (const type of STORE_TYPES) {
+      const earliest = await earliestMessage(db, fid, type);
+      limits.push({
+        storeType: `STORE_TYPE_${STORE_NAMES[type]}`,
+        name: STORE_NAMES[type],
+        limit: storage.limit(type),
+        used: counts.get(type) ?? 0,
+        earliestTimestamp: earliest?.timestamp ?? 0,
+        earliestHash: earliest === undefined ? "" : Buffer.from(earliest.hash).toString("base64"),
+      });
+    }
+    return {
+      limits,
+      units: storage.total,
+      unitDetails: [
+        { unitType: "UNIT_TYPE_LEGACY", unitSize: storage.units.legacy },
+        { unitType: "UNIT_TYPE_2024", unitSize: storage.units["2024"] },
+      ],
+    };
   }
-  return {
-    limits,
-    units: storage.total,
-    unitDetails: [
-      { unitType: "UNIT_TYPE_LEGACY", unitSize: storage.units.legacy },
-      { unitType: "UNIT_TYPE_2024", unitSize: storage.units["2024"] },
-    ],
-  };
 }
