@@ -1,10 +1,9 @@
 import type { Kysely } from "kysely";
 import type { Address, Hex } from "viem";
 import type { ChainClient } from "../interfaces/chain.js";
-import type { Database } from "../storage/index.js";
+import { type Database, SavepointCommits } from "../storage/index.js";
 import { RegistryError } from "./errors.js";
 import { TRANSFER_PAGE_SIZE, type Transfer, type TransferFeed } from "../interfaces/transferFeed.js";
-import { GroupCommit } from "./groupCommit.js";
 import { isValidFname } from "../protocol/validation/names.js";
 import { THROTTLE_SECONDS, TIMESTAMP_TOLERANCE_SECONDS } from "./constants.js";
 import type { ClaimSigner } from "./signatures.js";
@@ -61,10 +60,10 @@ const LOCK = "registry";
  */
 export class RegistryService implements TransferFeed {
   private readonly listeners = new Set<() => void>();
-  private readonly commits: GroupCommit<RegistryTables>;
+  private readonly commits: SavepointCommits<RegistryTables>;
 
   constructor(private readonly options: RegistryServiceOptions) {
-    this.commits = new GroupCommit(options.database, LOCK);
+    this.commits = new SavepointCommits(options.database, LOCK);
   }
 
   private get db() {

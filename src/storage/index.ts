@@ -7,6 +7,7 @@ export {
 } from "./database.js";
 export { migrate, migrationsApplied, type Migration, type MigrationProgress } from "./migrate.js";
 export { serializedTransaction } from "./transaction.js";
+export { type BatchCommitted, GroupCommit, SavepointCommits } from "./groupCommit.js";
 export { bytesType, hexOf, serialType } from "./columns.js";
 export type { Columns } from "./readConnection.js";
 export { compiled, compiledOnce, runCompiled } from "./compiled.js";

@@ -3,7 +3,7 @@ import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Database, openDatabase, serializedTransaction } from "../../src/storage/index.js";
 import { type Kysely, sql } from "kysely";
-import { GroupCommit } from "../../src/registry/groupCommit.js";
+import { SavepointCommits } from "../../src/storage/index.js";
 import { recordTransfer } from "../../src/registry/store.js";
 import type { RegistryTables } from "../../src/registry/tables.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
@@ -140,7 +140,7 @@ for (const engine of await testEngines()) {
         let outcomes: PromiseSettledResult<unknown>[];
 
         before(async () => {
-          const commits = new GroupCommit(database, "registry");
+          const commits = new SavepointCommits(database, "registry");
           outcomes = await Promise.allSettled([
             commits.run(setting("group-a")),
             commits.run(async (trx) => {
@@ -165,7 +165,7 @@ for (const engine of await testEngines()) {
         });
 
         it("runs each job of a batch alone when the batch's transaction fails, so one fault fails only its job", async () => {
-          const commits = new GroupCommit(database, "registry");
+          const commits = new SavepointCommits(database, "registry");
           const settled = await Promise.allSettled([
             commits.run(setting("group-c")),
             // Ends the transaction under the batch's feet: the batch cannot commit, nor can this job alone.

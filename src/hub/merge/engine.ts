@@ -8,10 +8,11 @@
  */
 import { HubError } from "../../protocol/errors.js";
 import type { MessageData } from "../../protocol/generated/message.js";
+import { type BatchCommitted, GroupCommit } from "../../storage/index.js";
 import { writeMessageJson } from "../../protocol/json/index.js";
 import { decodeSubmitted, makeTsHash, requireData } from "../../protocol/message.js";
 import { prefetch, storageOf, type MergeContext } from "./context.js";
-import { commitMerge, type Committed, type HubCore } from "../core.js";
+import { commitMerge, type HubCore } from "../core.js";
 import { withBytes } from "../data/events.js";
 import type { FidRateLimit } from "./fidRateLimit.js";
 import { loadStorage, requireStorage } from "./limits.js";
@@ -49,18 +50,13 @@ interface Prepared {
   statelessError: HubError | undefined;
 }
 
-interface Waiting {
-  prepared: Prepared;
-  resolve(outcome: HubError | undefined): void;
-  reject(error: unknown): void;
-}
-
 export class MergeEngine {
-  #queue: Waiting[] = [];
-  #draining: Promise<void> | undefined;
+  /** Merges committed a group at a time; a message's outcome is its refusal, if any. */
+  readonly #groups = new GroupCommit<Prepared, HubError | undefined>(
+    (group) => this.#commitGroup(group),
+    MAX_GROUP,
+  );
   #closing = false;
-  /** Committed groups waiting for their commit to be durable before they are answered. */
-  readonly #unanswered = new Set<Promise<void>>();
   readonly #checks: StateChecks;
 
   constructor(
@@ -165,66 +161,30 @@ export class MergeEngine {
   /** Refuses new submits and waits for every queued merge to commit. */
   async close(): Promise<void> {
     this.#closing = true;
-    await this.#draining;
-    await Promise.all(this.#unanswered);
+    await this.#groups.idle();
   }
 
   #enqueue(prepared: Prepared): Promise<HubError | undefined> {
-    return new Promise((resolve, reject) => {
-      this.#queue.push({ prepared, resolve, reject });
-      // Started on the next turn of the event loop, so that everything that arrives in this turn
-      // joins the group.
-      this.#draining ??= new Promise<void>((started) => setImmediate(started)).then(() => this.#drain());
-    });
+    return this.#groups.run(prepared);
   }
 
-  /**
-   * Commits groups until the queue is empty: each group is what joined while the one before it was
-   * committing. No group waits for messages still in the verifier pool: at concurrency 32 a wait of
-   * 2 ms for them held every message back and cost about a fifth of the hub's throughput
-   * (docs/performance.md, "Group commit without a timed wait"), while the groups the commits form by
-   * themselves are as large as the verifier's batches.
-   */
-  async #drain(): Promise<void> {
-    try {
-      while (this.#queue.length > 0) await this.#commitGroup(this.#queue.splice(0, MAX_GROUP));
-    } finally {
-      this.#draining = undefined;
-    }
+  /** Commits a group in one merge transaction; its messages are answered once it is durable. */
+  async #commitGroup(group: readonly Prepared[]): Promise<BatchCommitted<HubError | undefined>> {
+    const locks = group.flatMap((prepared) => locksOf(prepared.accepted.message.data));
+    const { value, durable } = await commitMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
+    this.core.metrics.mergeGroupSize.observe(group.length);
+    return { outcomes: value.map((refusal) => ({ status: "fulfilled", value: refusal })), durable };
   }
 
-  /** Commits a group; its messages are answered once the commit is durable. */
-  async #commitGroup(group: Waiting[]): Promise<void> {
-    let committed: Committed<(HubError | undefined)[]>;
-    try {
-      const locks = group.flatMap((w) => locksOf(w.prepared.accepted.message.data));
-      committed = await commitMerge(this.core, locks, (ctx) => this.#mergeGroup(ctx, group));
-      this.core.metrics.mergeGroupSize.observe(group.length);
-    } catch (error) {
-      // A fault (not a refusal) aborts the whole group: retry its messages one by one, so that one
-      // bad apple cannot fail the others.
-      if (group.length === 1) return group[0]!.reject(error);
-      for (const waiting of group) await this.#commitGroup([waiting]);
-      return;
-    }
-    const outcomes = committed.value;
-    const durable = committed.durable.then(
-      () => group.forEach((waiting, i) => waiting.resolve(outcomes[i])),
-      (error: unknown) => group.forEach((waiting) => waiting.reject(error)),
-    );
-    this.#unanswered.add(durable);
-    void durable.finally(() => this.#unanswered.delete(durable));
-  }
-
-  async #mergeGroup(ctx: MergeContext, group: Waiting[]): Promise<(HubError | undefined)[]> {
-    const datas = group.map((w) => w.prepared.accepted.message.data);
+  async #mergeGroup(ctx: MergeContext, group: readonly Prepared[]): Promise<(HubError | undefined)[]> {
+    const datas = group.map((prepared) => prepared.accepted.message.data);
     const fids = [...new Set(datas.map((d) => d.fid))];
     const stores = [...new Set(datas.flatMap((d) => storeTypeOf(d.type) ?? []))];
     const registered = await registeredFids(ctx.trx, fids);
     const active = await activeSigners(ctx.trx, fids);
     await prefetch(ctx, fids, stores);
     const results: (HubError | undefined)[] = [];
-    for (const { prepared } of group) {
+    for (const prepared of group) {
       const message = prepared.accepted.message;
       const fid = message.data.fid;
       if (!registered.has(fid)) results.push(unknownFid(fid));
