@@ -1,17 +1,18 @@
 /**
  * The hostile-input sweep: the whole stack as `castnet start` composes it, and every route of every
- * part sent a deterministic, seeded set of bad requests over HTTP on 127.0.0.1. The routes and what
- * to send each one are listed by hand in hostile/routes.ts; a test checks that list against the route
- * table each part's Fastify instance records as routes are registered (`routeInventory`, collected
- * in src/http/server.ts and handed out by startStack), so a route missing from it fails by name. The
- * promise under test: every bad input gets a 4xx in that API's own error shape with a sentence a
- * person understands (or a 2xx where the input is in fact acceptable), never a 5xx, never a crash,
- * never a partial write.
+ * part sent a deterministic, seeded set of bad requests over HTTP on 127.0.0.1. Every route each
+ * part's Fastify instance records as it is registered (`routeInventory`, collected in
+ * src/http/server.ts and handed out by startStack) is swept: as hostile/routes.ts lists it by hand
+ * (baselines from the fixtures, what it must refuse), or else from its own schemas
+ * (hostile/derived.ts). The promise under test: every bad input gets a 4xx in that API's own error
+ * shape with a sentence a person understands (or a 2xx where the input is in fact acceptable), never
+ * a 5xx, never a crash, never a partial write.
  *
  * Writes are watched below HTTP as well as through it (hostile/watchers.ts): a refused request that
  * changed a table is a partial write.
  *
- * The pieces, in test/e2e/hostile/: generator.ts (the seeded generator every random byte comes
+ * The pieces, in test/e2e/hostile/: derived.ts (a route the list does not name, swept from its
+ * schemas), generator.ts (the seeded generator every random byte comes
  * from), client.ts (node:http, to send any bytes), judge.ts (what an answer must look like),
  * watchers.ts, protobuf.ts (messages by hand), values.ts (hostile parameter and field values),
  * routes.ts (the route list), cases.ts and protoCases.ts (the requests sent a route), fixtures.ts
@@ -41,7 +42,8 @@ import { type Case, describeReq, judge, short } from "./hostile/judge.js";
 import { nulLinkMessage, nulStringCases } from "./hostile/nulCases.js";
 import { PARTS, type Part, type Shape } from "./hostile/parts.js";
 import { OCTET, pbBytes } from "./hostile/protobuf.js";
-import { type Fixtures, placeholderFixtures, routes } from "./hostile/routes.js";
+import { DERIVED_ON_PURPOSE, type Fixtures, placeholderFixtures, routes } from "./hostile/routes.js";
+import { routeFromSchema } from "./hostile/derived.js";
 import { type WriteWatch, postgresWatch, sqliteWatch } from "./hostile/watchers.js";
 
 const engines = await testEngines();
@@ -170,24 +172,46 @@ for (const engine of engines) {
     // so the list is built here from a placeholder and read again inside each test.
     const placeholder = routes(placeholderFixtures());
 
-    // The hand-kept list is what knows each route's parameters; the parts' own route tables say
-    // whether it is complete, so that a new route is swept or this test names it.
-    it("the route list is every route the parts register, and no other", () => {
-      const key = (part: Part, method: string, path: string) => `${part} ${method} ${path}`;
-      const registered = PARTS.flatMap((part) =>
-        (stack.routes[part] ?? []).map(({ method, url }) => key(part, method, url)),
+    // The hand-kept list knows what the fixtures made and what each route must refuse; a route it
+    // does not name is swept from its own schemas (hostile/derived.ts), so no route goes unswept.
+    const key = (part: Part, method: string, path: string) => `${part} ${method} ${path}`;
+    const listed = new Set(placeholder.map((route) => key(route.part, route.method, route.path)));
+    const unlisted = () =>
+      PARTS.flatMap((part) =>
+        (stack.routes[part] ?? [])
+          .filter(({ method, url }) => !listed.has(key(part, method, url)))
+          .map((entry) => routeFromSchema(part, entry)),
       );
-      const listed = placeholder.map((route) => key(route.part, route.method, route.path));
-      const problems = [
-        ...registered
-          .filter((route) => !listed.includes(route))
-          .map((route) => `${route}: registered, but missing from routes() in test/e2e/hostile/routes.ts`),
-        ...listed
-          .filter((route) => !registered.includes(route))
-          .map((route) => `${route}: in routes() in test/e2e/hostile/routes.ts, but no part registers it`),
-      ];
+
+    it("every route in the hand-kept list is one a part registers", () => {
+      const registered = new Set(
+        PARTS.flatMap((part) => (stack.routes[part] ?? []).map(({ method, url }) => key(part, method, url))),
+      );
+      const problems = [...listed]
+        .filter((route) => !registered.has(route))
+        .map((route) => `${route}: in routes() in test/e2e/hostile/routes.ts, but no part registers it`);
       if (problems.length > 0) assert.fail(`${problems.length} problem(s):\n${problems.join("\n")}`);
     });
+
+    it("routes the hand-kept list does not name, swept from their schemas", async () => {
+      const derived = unlisted();
+      // The hand-kept list leaves these to their schemas; were none derived, this test would sweep nothing.
+      assert.deepEqual(
+        derived
+          .map((route) => key(route.part, route.method, route.path))
+          .filter((k) => DERIVED_ON_PURPOSE.includes(k))
+          .sort(),
+        [...DERIVED_ON_PURPOSE].sort(),
+      );
+      const all = [...routes(fx), ...derived];
+      const problems: string[] = [];
+      for (const route of derived) {
+        const sent = await routeCases(route, all, fx);
+        problems.push(...(await sweep(route.part, sent, { shapes: route.shapes, write: route.write })));
+      }
+      report(problems);
+    });
+
     placeholder.forEach((shape, index) => {
       it(`${shape.part} ${shape.method} ${shape.path}`, async () => {
         const all = routes(fx);
