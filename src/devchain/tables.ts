@@ -53,6 +53,8 @@ export interface DevchainTables {
     topic2: Uint8Array | null;
     topic3: Uint8Array | null;
     data: Uint8Array;
+    /** The log as eth_getLogs answers it (ledger/logJson.ts). */
+    json: string;
   };
 }
 

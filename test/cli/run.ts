@@ -4,10 +4,11 @@ import { CASTNET_MAIN, scratchDir, userEnv } from "../support/cli.js";
 
 /** What `castnet start` prints on stderr off a terminal as it migrates a new data directory. */
 export const NEW_DATA_DIR_MIGRATIONS = [
-  "migrations: chain 0 of 3",
-  "migrations: chain 1 of 3",
-  "migrations: chain 2 of 3",
-  "migrations: chain: 3 applied",
+  "migrations: chain 0 of 4",
+  "migrations: chain 1 of 4",
+  "migrations: chain 2 of 4",
+  "migrations: chain 3 of 4",
+  "migrations: chain: 4 applied",
   "migrations: registry 0 of 1",
   "migrations: registry: 1 applied",
   "migrations: hub 0 of 3",

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { encodePacked, type Hex, keccak256 } from "viem";
 import { toHex } from "../../protocol/hex.js";
+import { runCompiled } from "../../storage/index.js";
 import type { DevchainDb } from "../tables.js";
 
 export interface StoredBlock {
@@ -36,23 +37,26 @@ function storedBlock(row: Row): StoredBlock {
 
 const COLUMNS = ["number", "hash", "parent_hash", "timestamp", "base_fee_per_gas", "gas_used"] as const;
 
+// Compiled once (src/storage/compiled.ts): every JSON-RPC read resolves its block with one of these.
+
 export async function latestStoredBlock(db: DevchainDb): Promise<StoredBlock> {
-  const row = await db
-    .selectFrom("chain_blocks")
-    .select(COLUMNS)
-    .orderBy("number", "desc")
-    .limit(1)
-    .executeTakeFirst();
+  const [row] = await runCompiled(
+    db,
+    "devchain latest block",
+    () => db.selectFrom("chain_blocks").select(COLUMNS).orderBy("number", "desc").limit(1),
+    [1],
+  );
   if (!row) throw new Error("the devchain has no genesis block; start() was not called");
   return storedBlock(row);
 }
 
 export async function blockByNumber(db: DevchainDb, number: number): Promise<StoredBlock | undefined> {
-  const row = await db
-    .selectFrom("chain_blocks")
-    .select(COLUMNS)
-    .where("number", "=", number)
-    .executeTakeFirst();
+  const [row] = await runCompiled(
+    db,
+    "devchain block by number",
+    () => db.selectFrom("chain_blocks").select(COLUMNS).where("number", "=", number),
+    [number],
+  );
   return row && storedBlock(row);
 }
 

@@ -21,6 +21,8 @@ import { runOperatorAction } from "./operatorActions.js";
 import { gasUsed } from "./fees.js";
 import {
   type LogFilter,
+  logJsonMatching,
+  logJsonOfTransaction,
   logsMatching,
   logsOfTransaction,
   type MinedLog,
@@ -116,6 +118,16 @@ export class Ledger {
 
   logs(filter: LogFilter, limit: number): Promise<MinedLog[]> {
     return logsMatching(this.db, filter, limit);
+  }
+
+  /** The JSON of the logs matching `filter` (logJson.ts), with the block of each. */
+  logJson(filter: LogFilter, limit: number): Promise<{ blockNumber: number; json: string }[]> {
+    return logJsonMatching(this.db, filter, limit);
+  }
+
+  /** The JSON of a mined transaction's logs, in log order. */
+  logJsonOfTransaction(seq: number): Promise<string[]> {
+    return logJsonOfTransaction(this.db, seq);
   }
 
   stateAt(blockNumber: number): StateReader {

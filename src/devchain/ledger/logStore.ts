@@ -2,6 +2,7 @@
 import { type Address, getAddress, type Hex } from "viem";
 import { toHex } from "../../protocol/hex.js";
 import type { DevchainDb } from "../tables.js";
+import { renderLog } from "./logJson.js";
 
 export interface StoredLog {
   blockNumber: number;
@@ -31,7 +32,8 @@ export interface LogFilter {
 
 const TOPIC_COLUMNS = ["topic0", "topic1", "topic2", "topic3"] as const;
 
-export async function insertLogs(trx: DevchainDb, logs: readonly StoredLog[]): Promise<void> {
+/** Stores a mined block's logs, each with its JSON (logJson.ts). */
+export async function insertLogs(trx: DevchainDb, logs: readonly MinedLog[]): Promise<void> {
   if (logs.length === 0) return;
   await trx
     .insertInto("chain_logs")
@@ -46,18 +48,38 @@ export async function insertLogs(trx: DevchainDb, logs: readonly StoredLog[]): P
         topic2: log.topics[2] ? Buffer.from(log.topics[2].slice(2), "hex") : null,
         topic3: log.topics[3] ? Buffer.from(log.topics[3].slice(2), "hex") : null,
         data: Buffer.from(log.data.slice(2), "hex"),
+        json: renderLog(log),
       })),
     )
     .execute();
 }
 
-/**
- * Logs matching `filter` in (block, log index) order, at most `limit`, each with its block and
- * transaction read in the same statement.
- */
-export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: number): Promise<MinedLog[]> {
+/** The logs matching `filter`, in (block, log index) order, at most `limit`. */
+function matching(db: DevchainDb, filter: LogFilter, limit: number) {
   let query = db
     .selectFrom("chain_logs")
+    .where("chain_logs.block_number", ">=", filter.fromBlock)
+    .where("chain_logs.block_number", "<=", filter.toBlock);
+  if (filter.addresses && filter.addresses.length > 0)
+    query = query.where(
+      "chain_logs.address",
+      "in",
+      filter.addresses.map((a) => a.toLowerCase()),
+    );
+  for (const [position, wanted] of (filter.topics ?? []).entries()) {
+    if (wanted === null || position >= TOPIC_COLUMNS.length) continue;
+    query = query.where(
+      `chain_logs.${TOPIC_COLUMNS[position]!}`,
+      "in",
+      wanted.map((topic) => Buffer.from(topic.slice(2), "hex")),
+    );
+  }
+  return query.orderBy("chain_logs.block_number").orderBy("chain_logs.log_index").limit(limit);
+}
+
+/** Logs matching `filter`, each with its block and transaction read in the same statement. */
+export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: number): Promise<MinedLog[]> {
+  const rows = await matching(db, filter, limit)
     .innerJoin("chain_blocks", "chain_blocks.number", "chain_logs.block_number")
     .innerJoin("chain_txs", "chain_txs.seq", "chain_logs.tx_seq")
     .select([
@@ -75,26 +97,6 @@ export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: num
       "chain_txs.hash as tx_hash",
       "chain_txs.tx_index as tx_index",
     ])
-    .where("chain_logs.block_number", ">=", filter.fromBlock)
-    .where("chain_logs.block_number", "<=", filter.toBlock);
-  if (filter.addresses && filter.addresses.length > 0)
-    query = query.where(
-      "chain_logs.address",
-      "in",
-      filter.addresses.map((a) => a.toLowerCase()),
-    );
-  for (const [position, wanted] of (filter.topics ?? []).entries()) {
-    if (wanted === null || position >= TOPIC_COLUMNS.length) continue;
-    query = query.where(
-      `chain_logs.${TOPIC_COLUMNS[position]!}`,
-      "in",
-      wanted.map((topic) => Buffer.from(topic.slice(2), "hex")),
-    );
-  }
-  const rows = await query
-    .orderBy("chain_logs.block_number")
-    .orderBy("chain_logs.log_index")
-    .limit(limit)
     .execute();
   return rows.map((row) => ({
     ...storedLog(row),
@@ -103,6 +105,29 @@ export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: num
     transactionHash: toHex(new Uint8Array(row.tx_hash)),
     transactionIndex: Number(row.tx_index),
   }));
+}
+
+/** The JSON of the logs matching `filter` (eth_getLogs' answer), with the block of each. */
+export async function logJsonMatching(
+  db: DevchainDb,
+  filter: LogFilter,
+  limit: number,
+): Promise<{ blockNumber: number; json: string }[]> {
+  const rows = await matching(db, filter, limit)
+    .select(["chain_logs.block_number", "chain_logs.json"])
+    .execute();
+  return rows.map((row) => ({ blockNumber: Number(row.block_number), json: row.json }));
+}
+
+/** The JSON of a mined transaction's logs (its receipt's), in log order. */
+export async function logJsonOfTransaction(db: DevchainDb, txSeq: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom("chain_logs")
+    .select("json")
+    .where("tx_seq", "=", txSeq)
+    .orderBy("log_index")
+    .execute();
+  return rows.map((row) => row.json);
 }
 
 export async function logsOfTransaction(db: DevchainDb, txSeq: number): Promise<StoredLog[]> {

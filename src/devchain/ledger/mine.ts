@@ -3,6 +3,7 @@
  * left, into a new block with their receipts, their logs (indexed across the block) and what they
  * wrote to the state.
  */
+import type { Hex } from "viem";
 import { StateOverlay } from "../contracts/state.js";
 import type { DevchainDb } from "../tables.js";
 import { blockHash, insertBlock, latestStoredBlock, type StoredBlock } from "./blockStore.js";
@@ -32,13 +33,20 @@ export async function mineBlock(
   const timestamp = Math.max(parent.timestamp, nowSeconds);
   const state = new StateOverlay(stateAt(trx, parent.number));
   const blockEnv: BlockEnv = { ...env, number: BigInt(number), timestamp: BigInt(timestamp) };
-  const logs: StoredLog[] = [];
+  const logs: (StoredLog & { transactionHash: Hex; transactionIndex: number })[] = [];
   let gasUsed = 0n;
   for (const [txIndex, tx] of pending.entries()) {
     const execution = await executeTransaction(state, tx, blockEnv);
     gasUsed += execution.gasUsed;
     for (const log of execution.logs)
-      logs.push({ ...log, blockNumber: number, logIndex: logs.length, txSeq: tx.seq });
+      logs.push({
+        ...log,
+        blockNumber: number,
+        logIndex: logs.length,
+        txSeq: tx.seq,
+        transactionHash: tx.hash,
+        transactionIndex: txIndex,
+      });
     await completeTransaction(trx, tx.seq, { blockNumber: number, txIndex, ...execution });
   }
   const block: StoredBlock = {
@@ -50,7 +58,10 @@ export async function mineBlock(
     gasUsed,
   };
   await insertBlock(trx, block);
-  await insertLogs(trx, logs);
+  await insertLogs(
+    trx,
+    logs.map((log) => ({ ...log, blockHash: block.hash, blockTimestamp: timestamp })),
+  );
   await writeState(trx, number, state.writes);
   return block;
 }

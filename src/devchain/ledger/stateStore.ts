@@ -3,20 +3,27 @@
  * state as of any block is the last value at or before it.
  */
 import type { StateReader } from "../contracts/state.js";
+import { runCompiled } from "../../storage/index.js";
 import type { DevchainDb } from "../tables.js";
 
 /** The state as the block `blockNumber` left it. */
 export function stateAt(db: DevchainDb, blockNumber: number): StateReader {
   return {
+    // Compiled once (src/storage/compiled.ts): a call reads several keys.
     async get(key) {
-      const row = await db
-        .selectFrom("chain_state")
-        .select("value")
-        .where("key", "=", key)
-        .where("block_number", "<=", blockNumber)
-        .orderBy("block_number", "desc")
-        .limit(1)
-        .executeTakeFirst();
+      const [row] = await runCompiled(
+        db,
+        "devchain state at block",
+        () =>
+          db
+            .selectFrom("chain_state")
+            .select("value")
+            .where("key", "=", key)
+            .where("block_number", "<=", blockNumber)
+            .orderBy("block_number", "desc")
+            .limit(1),
+        [key, blockNumber, 1],
+      );
       return row?.value;
     },
   };

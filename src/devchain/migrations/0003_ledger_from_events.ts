@@ -186,7 +186,13 @@ interface FirstTables {
 
 export const ledgerFromEvents: Migration = {
   async up(kysely) {
-    const db = kysely as unknown as Kysely<FirstTables & Omit<DevchainTables, "chain_blocks">>;
+    // The logs' table as 0002 made it (0004 adds their JSON).
+    const db = kysely as unknown as Kysely<
+      FirstTables &
+        Omit<DevchainTables, "chain_blocks" | "chain_logs"> & {
+          chain_logs: Omit<DevchainTables["chain_logs"], "json">;
+        }
+    >;
     const txs = await db.selectFrom("chain_transactions").selectAll().orderBy("seq").execute();
     const events = await db
       .selectFrom("chain_events")

@@ -19,6 +19,11 @@ import { clientAddressKey, operatorRefusal, sendJson } from "../../http/index.js
 import { RpcError, type RpcErrorObject } from "./errors.js";
 
 /** What a method knows of the HTTP request it answers. */
+
+/** A result already rendered as JSON (stored logs), spliced into the answer as it is. */
+export class JsonText {
+  constructor(readonly text: string) {}
+}
 export interface RpcContext {
   /** The key per-client limits count under: the caller's address, an IPv6 caller by its /64. */
   clientAddress: string;
@@ -252,6 +257,8 @@ function refusal(error: unknown, call: Call, context: RpcContext): RpcErrorObjec
 
 /** Throws when the result or error data is not JSON (a bigint, a cycle). */
 function render(id: Id, outcome: { result: unknown } | { error: RpcErrorObject }): string {
+  if ("result" in outcome && outcome.result instanceof JsonText)
+    return `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${outcome.result.text}}`;
   return JSON.stringify({ jsonrpc: "2.0", id, ...outcome });
 }
 

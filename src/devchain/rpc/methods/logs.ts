@@ -15,9 +15,8 @@ import {
   parseObject,
   positionalParams,
 } from "../params.js";
-import type { RpcContext, RpcMethods } from "../server.js";
+import { JsonText, type RpcContext, type RpcMethods } from "../server.js";
 import { selectedBlock } from "./chain.js";
-import { logJson } from "./shapes.js";
 
 /** The most logs one eth_getLogs (or eth_getFilterLogs) answers. */
 const MAX_LOG_RESULTS = 10_000;
@@ -84,8 +83,8 @@ async function rangeOf(
 }
 
 async function queryLogs(ledger: Ledger, query: Query, range: { fromBlock: number; toBlock: number }) {
-  if (range.toBlock < range.fromBlock) return [];
-  const logs = await ledger.logs({ ...query.filter, ...range }, MAX_LOG_RESULTS + 1);
+  if (range.toBlock < range.fromBlock) return new JsonText("[]");
+  const logs = await ledger.logJson({ ...query.filter, ...range }, MAX_LOG_RESULTS + 1);
   if (logs.length > MAX_LOG_RESULTS) {
     const last = logs[MAX_LOG_RESULTS - 1]!.blockNumber;
     const retry =
@@ -94,7 +93,7 @@ async function queryLogs(ledger: Ledger, query: Query, range: { fromBlock: numbe
         : "";
     throw RpcError.limitExceeded(`query returned more than ${MAX_LOG_RESULTS} results${retry}`);
   }
-  return logs.map(logJson);
+  return new JsonText(`[${logs.map((log) => log.json).join(",")}]`);
 }
 
 type Filter =

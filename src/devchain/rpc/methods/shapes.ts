@@ -3,7 +3,7 @@
  * §12): every field clients read, quantities as hex without leading zeros.
  */
 import { type Hex, parseTransaction, type TransactionSerialized } from "viem";
-import type { MinedLog, StoredBlock, StoredLog, StoredTransaction } from "../../ledger/index.js";
+import type { StoredBlock, StoredTransaction } from "../../ledger/index.js";
 import { BLOCK_GAS_LIMIT } from "../../ledger/fees.js";
 import { encodeQuantity } from "../params.js";
 
@@ -87,25 +87,11 @@ export function transactionJson(
   return json;
 }
 
-export function logJson(log: MinedLog) {
-  return {
-    address: log.address,
-    topics: log.topics,
-    data: log.data,
-    blockNumber: encodeQuantity(log.blockNumber),
-    blockHash: log.blockHash,
-    blockTimestamp: encodeQuantity(log.blockTimestamp),
-    transactionHash: log.transactionHash,
-    transactionIndex: encodeQuantity(log.transactionIndex),
-    logIndex: encodeQuantity(log.logIndex),
-    removed: false,
-  };
-}
-
 export function receiptJson(
   tx: StoredTransaction,
   block: StoredBlock,
-  logs: readonly StoredLog[],
+  /** Its logs' JSON, as stored when its block was mined. */
+  logs: readonly string[],
   cumulativeGasUsed: bigint,
 ): Record<string, unknown> {
   const receipt = tx.receipt!;
@@ -120,15 +106,7 @@ export function receiptJson(
     gasUsed: encodeQuantity(receipt.gasUsed),
     effectiveGasPrice: encodeQuantity(receipt.effectiveGasPrice),
     contractAddress: null,
-    logs: logs.map((log) =>
-      logJson({
-        ...log,
-        blockHash: block.hash,
-        blockTimestamp: block.timestamp,
-        transactionHash: tx.hash,
-        transactionIndex: tx.txIndex!,
-      }),
-    ),
+    logs: logs.map((json) => JSON.parse(json) as unknown),
     logsBloom: EMPTY_BLOOM,
     status: encodeQuantity(receipt.status),
     type: encodeQuantity(tx.type),

@@ -31,7 +31,7 @@ export function transactionMethods(ledger: Ledger): RpcMethods {
         cumulative += other.receipt?.gasUsed ?? 0n;
         if (other.seq === tx.seq) break;
       }
-      return receiptJson(tx, block, await ledger.logsOfTransaction(tx.seq), cumulative);
+      return receiptJson(tx, block, await ledger.logJsonOfTransaction(tx.seq), cumulative);
     },
     async eth_gasPrice(params) {
       positionalParams(params, []);

@@ -1,0 +1,22 @@
+/**
+ * A log as nodes answer it, in eth_getLogs, filters and receipts: rendered once, when its block is
+ * mined, and kept beside it (chain_logs.json), so that a query answers stored text.
+ */
+import type { MinedLog } from "./logStore.js";
+
+const quantity = (value: number) => `0x${value.toString(16)}`;
+
+export function renderLog(log: MinedLog): string {
+  return JSON.stringify({
+    address: log.address,
+    topics: log.topics,
+    data: log.data,
+    blockNumber: quantity(log.blockNumber),
+    blockHash: log.blockHash,
+    blockTimestamp: quantity(log.blockTimestamp),
+    transactionHash: log.transactionHash,
+    transactionIndex: quantity(log.transactionIndex),
+    logIndex: quantity(log.logIndex),
+    removed: false,
+  });
+}
