@@ -4,9 +4,10 @@
  * What they read and print is src/cli/chainViews.ts.
  */
 import type { Command } from "commander";
-import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
+import { type CommonOptions, type Context, contextOf, report, wholeNumber, withOptions } from "../context.js";
 import type { View } from "../chainViews.js";
 
+/** What the actions need, loaded when one runs (viem is heavy for `--help`). */
 async function views() {
   const [chainViews, { chainRpcClient }] = await Promise.all([
     import("../chainViews.js"),
@@ -14,8 +15,7 @@ async function views() {
   ]);
   return {
     ...chainViews,
-    rpcOf: (context: ReturnType<typeof contextOf>) =>
-      chainRpcClient(context.chainBase, context.options.adminToken),
+    rpcOf: (context: Context) => chainRpcClient(context.chainBase, context.options.adminToken),
   };
 }
 
