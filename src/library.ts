@@ -55,7 +55,8 @@ export interface Castnet<P extends PartName> {
   dataDir: string;
   /**
    * A fid with `units` of storage (default 1) and an Ed25519 signer, registered on the devchain over
-   * its HTTP API; when the hub runs here, it returns once the hub has the signer.
+   * its HTTP API, its custody address given 100 ETH as `castnet account create` gives it; when the
+   * hub runs here, it returns once the hub has the signer.
    */
   createAccount(options?: { units?: number }): Promise<AccountDetails>;
   /** Stops every part and removes the temporary data directory; calling it again does nothing. */
@@ -86,9 +87,11 @@ export async function startCastnet<P extends PartName = PartName>(
     if (temporary !== undefined) rmSync(temporary, { recursive: true, force: true });
   };
   let stack;
+  let config;
   try {
     const env = options.databaseUrl === undefined ? {} : { DATABASE_URL: options.databaseUrl };
-    stack = await startStack(parseStartOptions(startFlags(options, parts, dataDir), env));
+    config = parseStartOptions(startFlags(options, parts, dataDir), env);
+    stack = await startStack(config);
   } catch (error) {
     removeTemporary();
     throw error;
@@ -115,6 +118,7 @@ export async function startCastnet<P extends PartName = PartName>(
         chainUrl: urls.chain,
         units,
         adminToken: options.adminToken,
+        balance: config.devBalance,
         naming: namingProfile(options.naming ?? "neutral"),
       });
       if (hub !== undefined) await hubHasSigner(hub, account);

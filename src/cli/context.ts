@@ -93,6 +93,7 @@ function findStack(command: Command, parts: readonly PartName[]): void {
   if (parts.includes("hub") && options.network === undefined)
     command.setOptionValue("network", stack.network ?? START_OPTIONS.network!.default);
   command.setOptionValue("keystoreRefusal", stack.keystoreRefusal);
+  command.setOptionValue("devBalance", stack.devBalance);
 }
 
 export interface CommonOptions {
@@ -107,6 +108,8 @@ export interface CommonOptions {
   json?: boolean;
   /** Set before the action (whichStack.ts): why the keystore may not be used with these URLs. */
   keystoreRefusal?: string;
+  /** Set before the action (whichStack.ts): the wei the running stack gives its keystore's accounts. */
+  devBalance?: bigint;
 }
 
 const NETWORKS = {

@@ -7,6 +7,7 @@
 import { Command } from "commander";
 import { registerAccount } from "./commands/account.js";
 import { registerCast } from "./commands/cast.js";
+import { registerChain } from "./commands/chain.js";
 import { registerChannel } from "./commands/channel.js";
 import { registerEvents } from "./commands/events.js";
 import { registerFeed } from "./commands/feed.js";
@@ -36,6 +37,7 @@ Everyday, against a running castnet (castnet <command> --help for each):
   castnet feed <name|fid>                        casts of a fid, newest first
   castnet profile show <name|fid>                its display name, bio, picture, url, username
   castnet events tail                            follow the hub's events
+  castnet chain balance|fund|mine|block|tx       the devchain: ether, blocks, transactions
   castnet key-request approve <token> --as A     approve a signed key request as the user
   castnet seed demo                              fill the running stack with a demo world
   castnet status | backup <dir> | reset          the stack's parts, a copy of its data, a fresh start`;
@@ -58,6 +60,7 @@ export function buildProgram(): Command {
     registerVerify,
     registerSigner,
     registerStorage,
+    registerChain,
     registerKeyRequest,
     registerFeed,
     registerEvents,

@@ -29,6 +29,8 @@ export interface StackChoice {
   urls: Partial<Record<PartName, string>>;
   /** The network of the castnet running on `dataDir`: the one to sign messages for, unless given. */
   network: Network | undefined;
+  /** Wei the castnet running on `dataDir` gives each account of its keystore (`--dev-balance`). */
+  devBalance: bigint | undefined;
   /** What the user may not expect (a data directory other than ./.castnet, a stack on other ports): stderr lines. */
   notes: string[];
   /** Why this command may not use the keystore of `dataDir` with these URLs; undefined when it may. */
@@ -81,6 +83,8 @@ export function chooseStack(
     dataDir,
     urls,
     network: running?.network,
+    devBalance:
+      running !== undefined && /^\d{1,40}$/.test(running.devBalance) ? BigInt(running.devBalance) : undefined,
     notes,
     keystoreRefusal: keystoreRefusal(parts, given.urls, dataDir, running),
   };

@@ -210,6 +210,23 @@ export class DevchainService implements ChainClient, OnChainEventSource, ChainWr
     return this.#minedEvent(await this.submitStorageRent(fid, units));
   }
 
+  /**
+   * Raises the balance of each address below `balance` wei to it (the development accounts'
+   * ether), each a setBalance operator transaction; returns the addresses funded, once their block
+   * is mined.
+   */
+  async fund(addresses: readonly Address[], balance: bigint): Promise<Address[]> {
+    const latest = (await this.ledger.latestBlock()).number;
+    const funded: Address[] = [];
+    for (const address of new Set(addresses.map((a) => getAddress(a)))) {
+      if ((await this.ledger.balanceOf(address, latest)) >= balance) continue;
+      await this.ledger.setBalance(address, balance);
+      funded.push(address);
+    }
+    if (funded.length > 0) await this.ledger.mine(false);
+    return funded;
+  }
+
   /** Mines the pending transactions into one block; returns its number, or undefined when none were pending. */
   async mine(): Promise<number | undefined> {
     return (await this.ledger.mine(false))?.number;

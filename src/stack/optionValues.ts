@@ -21,6 +21,23 @@ export function portBase(name: string, value: string, count: number): number {
   return n;
 }
 
+/** The most ether an amount may name: far beyond any use, and far inside a uint256 of wei. */
+const MOST_ETHER = 1_000_000_000n;
+
+/**
+ * An amount of ether written in decimal (`100`, `0.5`), as wei; `what` names it in the refusal
+ * (`--dev-balance`, or an argument of the CLI's).
+ */
+export function ether(what: string, value: string): bigint {
+  const match = /^(\d{1,10})(?:\.(\d{1,18}))?$/.exec(value);
+  const wei = match ? BigInt(match[1]!) * 10n ** 18n + BigInt((match[2] ?? "").padEnd(18, "0")) : undefined;
+  if (wei === undefined || wei > MOST_ETHER * 10n ** 18n)
+    throw new UsageError(
+      `${what} must be an amount of ether from 0 to ${MOST_ETHER} with at most 18 decimals (100, 0.5), got "${value}"`,
+    );
+  return wei;
+}
+
 export function oneOf<T extends string>(name: string, value: string, allowed: readonly T[]): T {
   if (!(allowed as readonly string[]).includes(value))
     throw new UsageError(`--${name} must be one of ${allowed.join(", ")}, got "${value}"`);

@@ -8,6 +8,7 @@ import { DEFAULT_CONFIG_FILE, type PartSettings, readConfigFile } from "./config
 import {
   baseUrl,
   count,
+  ether,
   list,
   milliseconds,
   oneOf,
@@ -42,6 +43,8 @@ export interface StackConfig {
   naming: NamingProfileName;
   network: Network;
   blockTimeSeconds: number;
+  /** Wei each custody address of the keystore holds at least once the devchain starts (0: none). */
+  devBalance: bigint;
   adminToken: string | undefined;
   /** Where `adminToken` was read from, when it came from a file. */
   adminTokenFile: string | undefined;
@@ -125,8 +128,13 @@ export const START_OPTIONS: Record<string, OptionSpec> = {
   },
   "block-time": {
     env: "CASTNET_BLOCK_TIME",
-    default: "1",
+    default: "2",
     help: "seconds between devchain blocks (0: mine each transaction at once)",
+  },
+  "dev-balance": {
+    env: "CASTNET_DEV_BALANCE",
+    default: "100",
+    help: "ether the devchain gives every account of the keystore: at start, below it; at account create",
   },
   "admin-token": {
     env: "CASTNET_ADMIN_TOKEN",
@@ -304,6 +312,7 @@ export function startConfigOf(command: Command, env: NodeJS.ProcessEnv = process
     naming: oneOf("naming", value("naming")!, ["neutral", "reference"] as const),
     network: oneOf("network", value("network")!, ["mainnet", "testnet", "devnet"] as const),
     blockTimeSeconds: blockTime,
+    devBalance: ether("--dev-balance", value("dev-balance")!),
     adminToken:
       adminTokenFile === undefined
         ? value("admin-token")

@@ -20,6 +20,8 @@ export interface RunInfo {
   hubGrpc?: string;
   /** The network the hub takes messages for: what the CLI signs them for. */
   network: Network;
+  /** Wei the stack gives each account of its keystore (`--dev-balance`), in decimal: `account create` gives it too. */
+  devBalance: string;
   database: "sqlite" | "postgres";
 }
 

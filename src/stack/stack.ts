@@ -29,6 +29,7 @@ import { ensureApprovalKey } from "../wallet/approvalKey.js";
 import { type StackConfig, databaseFor } from "./options.js";
 import { type PartName, PART_NAMES } from "./parts.js";
 import { refuseBusyPorts } from "./busyPorts.js";
+import { fundKeystoreAccounts } from "./devAccounts.js";
 import { runningStack, writeRunFile } from "./runFile.js";
 import { type SecretFile, secureStart } from "./secrets.js";
 
@@ -151,6 +152,7 @@ export async function buildStack(
       });
       started.push({ part: "chain", ...devchain });
       chain = devchain.chain;
+      await fundKeystoreAccounts(devchain.chain, config, logger);
     } else {
       chain = httpChainClient(config.urls.chain!, { adminToken: config.adminToken });
     }
@@ -285,6 +287,7 @@ export async function startStack(
       ),
       ...(hubGrpc === undefined ? {} : { hubGrpc }),
       network: config.network,
+      devBalance: config.devBalance.toString(),
       database: config.databaseUrl ? "postgres" : "sqlite",
     });
     reports.signal?.throwIfAborted();

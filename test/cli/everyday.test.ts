@@ -70,6 +70,8 @@ describe("the everyday commands", () => {
       signerPublicKey: alice.signerPublicKey,
       current: false,
       storageUnits: 1,
+      // 100 ETH: the default --dev-balance, as no run file names this stack's.
+      balance: "100000000000000000000",
       keystore,
     });
     const bob = json(await run("account", "create", "bob", "--units", "2", "--json"));

@@ -13,7 +13,8 @@ describe("castnet start options", () => {
     assert.equal(config.host, "127.0.0.1");
     assert.equal(config.naming, "neutral");
     assert.equal(config.network, "mainnet");
-    assert.equal(config.blockTimeSeconds, 1);
+    assert.equal(config.blockTimeSeconds, 2);
+    assert.equal(config.devBalance, 100n * 10n ** 18n);
     assert.equal(config.adminToken, undefined);
     assert.equal(config.deeplink, "page");
     assert.deepEqual(databaseFor(config, "hub"), {
@@ -109,6 +110,15 @@ describe("castnet start options", () => {
     assert.equal(config.urls.chain, "http://10.0.0.2:2283");
   });
 
+  it("reads --dev-balance in ether, as wei", () => {
+    assert.equal(parseStartOptions(["--dev-balance", "0.5"], {}).devBalance, 5n * 10n ** 17n);
+    assert.equal(parseStartOptions([], { CASTNET_DEV_BALANCE: "0" }).devBalance, 0n);
+    assert.equal(
+      parseStartOptions(["--dev-balance", "1.000000000000000001"], {}).devBalance,
+      10n ** 18n + 1n,
+    );
+  });
+
   it("reads --only devchain as the chain part", () => {
     assert.deepEqual(parseStartOptions(["--only", "devchain"], {}).only, ["chain"]);
   });
@@ -130,6 +140,12 @@ describe("castnet start options", () => {
       /--seed demo fills all four parts: start them together \(no --only\)/,
     ],
     [["--deeplink", "qr"], /--deeplink must be one of page, scheme/],
+    [
+      ["--dev-balance", "lots"],
+      /--dev-balance must be an amount of ether from 0 to 1000000000 with at most 18 decimals/,
+    ],
+    [["--dev-balance", "1.0000000000000000001"], /--dev-balance must be an amount of ether/],
+    [["--dev-balance", "1000000001"], /--dev-balance must be an amount of ether/],
   ] as const) {
     it(`refuses ${args.join(" ")} with one clear sentence`, () => {
       assert.throws(

@@ -39,6 +39,7 @@ for (const engine of await testEngines()) {
     it("creates a custody key, a fid, storage and an active Ed25519 signer", async () => {
       const details = await createAccount({ chainUrl, units: 4, adminToken: ADMIN_TOKEN });
       assert.deepEqual(Object.keys(details).sort(), [
+        "balance",
         "custodyAddress",
         "custodyPrivateKey",
         "fid",
@@ -94,6 +95,7 @@ for (const engine of await testEngines()) {
     it("signs under the reference profile when asked, and gives every account its own fid", async () => {
       const details = await createAccount({ chainUrl, units: 1, adminToken: ADMIN_TOKEN, naming: REFERENCE });
       assert.equal(details.fid, 2);
+      assert.equal(details.balance, 0n);
       const signer = (await devchain.chain.getAccount(2))!.signers[0]!;
       const metadata = decodeSignedKeyRequestMetadata(signer.metadata);
       const request = { requestFid: 2n, key: signer.key, deadline: metadata.deadline };
@@ -101,6 +103,18 @@ for (const engine of await testEngines()) {
         await verifySignedKeyRequest(REFERENCE, request, metadata.signature, details.custodyAddress),
         REFERENCE,
       );
+    });
+
+    it("gives the custody address the balance asked for, mined by the time it returns", async () => {
+      const details = await createAccount({
+        chainUrl,
+        units: 1,
+        adminToken: ADMIN_TOKEN,
+        balance: 5n * 10n ** 18n,
+      });
+      assert.equal(details.balance, 5n * 10n ** 18n);
+      const latest = (await devchain.chain.latestBlock()).number;
+      assert.equal(await devchain.chain.ledger.balanceOf(details.custodyAddress, latest), 5n * 10n ** 18n);
     });
 
     it("fails with the devchain's refusal and leaves nothing behind without the admin token", async () => {

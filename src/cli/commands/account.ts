@@ -6,6 +6,8 @@ import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from 
 import { CliError } from "../http/request.js";
 import type { StoredAccount } from "../../wallet/keystore.js";
 import { UsageError } from "../../usageError.js";
+import { START_OPTIONS } from "../../stack/options.js";
+import { ether } from "../../stack/optionValues.js";
 
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 
@@ -36,6 +38,7 @@ export function registerAccount(program: Command): void {
     { parts: ["chain"], keystore: true },
   ).action(async (given: string | undefined, options: CommonOptions & { units: string }) => {
     const { createAccount } = await import("../../stack/account.js");
+    const { formatEther } = await import("viem");
     const context = contextOf(options);
     const keystore = context.keystore();
     const name = given ?? keystore.freeName();
@@ -45,6 +48,8 @@ export function registerAccount(program: Command): void {
       chainUrl: options.chainUrl!,
       units,
       adminToken: options.adminToken,
+      // The running stack's --dev-balance; its default for a stack found by its URLs alone.
+      balance: options.devBalance ?? ether("--dev-balance", START_OPTIONS["dev-balance"]!.default!),
     });
     const stored: StoredAccount = {
       fid: created.fid,
@@ -56,8 +61,13 @@ export function registerAccount(program: Command): void {
     keystore.add(name, stored);
     report(
       options,
-      { ...visible(name, stored, keystore.current()), storageUnits: units, keystore: keystore.path },
-      `created account ${name}: fid ${created.fid}, custody ${created.custodyAddress}, ${units} storage unit(s), signer ${created.signerPublicKey}`,
+      {
+        ...visible(name, stored, keystore.current()),
+        storageUnits: units,
+        balance: created.balance.toString(),
+        keystore: keystore.path,
+      },
+      `created account ${name}: fid ${created.fid}, custody ${created.custodyAddress} with ${formatEther(created.balance)} ETH, ${units} storage unit(s), signer ${created.signerPublicKey}`,
     );
   });
 

@@ -28,7 +28,9 @@ export function registerStart(program: Command): void {
       if (options.printConfig) {
         const secret = (value: string | undefined) => (value === undefined ? undefined : "(set)");
         const shown = { ...config, adminToken: secret(config.adminToken), rpcAuth: secret(config.rpcAuth) };
-        return void console.log(JSON.stringify(shown, null, 2));
+        // Wei amounts are bigints, which JSON has no number for: decimal strings, as in the run file.
+        const json = (_: string, value: unknown) => (typeof value === "bigint" ? value.toString() : value);
+        return void console.log(JSON.stringify(shown, json, 2));
       }
       // Signals are handled before anything starts: a Ctrl+C or a SIGTERM during the migrations or
       // the seed stops the start cleanly (startStack closes the databases, removing their WAL files,

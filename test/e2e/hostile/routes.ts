@@ -791,6 +791,7 @@ export function placeholderFixtures(): Fixtures {
     signerPublicKey: "0x",
     signerPrivateKey: "0x",
     storageUnits: 1,
+    balance: 0n,
     warning: "",
   };
   const namer = { account, name: "x", secondClaim: {} };
