@@ -63,7 +63,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Cast by id",
-        description: "SPEC C. Hub, SPEC C. Message envelope: one CAST_ADD by fid and hash.",
+        description: "One cast, by its author's fid and its hash.",
+        "x-spec": "SPEC C. Hub, SPEC C. Message envelope",
         tags: ["Casts"],
         ...schemaOfOne(["fid", "hash"], { fid: integer, hash: text }),
       },
@@ -78,7 +79,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       schema: {
         summary: "Cast by hash",
         description:
-          "SPEC C. Hub (castnet's own read): the stored CAST_ADD with this hash, without its fid, or the one with the lowest hash that starts with these hex digits (8 or more).",
+          "The cast with this hash, whoever cast it, or the one with the lowest hash that starts with these hex digits (8 or more). castnet's own read: the reference hub has none.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfOne(["hash"], { hash: text }),
       },
@@ -94,7 +96,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Casts by fid",
-        description: "SPEC C. Hub: a fid's casts, a page at a time.",
+        description: "A fid's casts, a page at a time.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfPage(["fid"], { fid: integer }),
       },
@@ -108,7 +111,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Casts by parent",
-        description: "SPEC C. Hub: the replies to a cast (fid and hash) or to a URL.",
+        description: "The replies to a cast (fid and hash) or to a URL.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfPage([], { fid: integer, hash: text, url: text }),
       },
@@ -129,7 +133,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Casts by mention",
-        description: "SPEC C. Hub: casts that mention a fid.",
+        description: "Casts that mention a fid.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfPage(["fid"], { fid: integer }),
       },
@@ -143,7 +148,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reaction by id",
-        description: "SPEC C. Hub: one reaction of a fid to a cast or URL.",
+        description: "One reaction of a fid to a cast or URL.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfOne(["fid", "reaction_type"], {
           fid: integer,
@@ -175,7 +181,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reactions by fid",
-        description: "SPEC C. Hub: a fid's reactions, optionally of one type.",
+        description: "A fid's reactions, optionally of one type.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfPage(["fid"], { fid: integer, reaction_type: text }),
       },
@@ -194,7 +201,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reactions by cast",
-        description: "SPEC C. Hub: the reactions to a cast.",
+        description: "The reactions to a cast.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfPage(["target_fid", "target_hash"], {
           target_fid: integer,
@@ -216,7 +224,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reactions by target URL",
-        description: "SPEC C. Hub: the reactions to a URL.",
+        description: "The reactions to a URL.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfPage(["url"], {
           url: { type: "string", minLength: 1, maxLength: 1024 },
@@ -238,7 +247,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Link by id",
-        description: "SPEC C. Hub: one link of a fid to another.",
+        description: "One link of a fid to another.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Links"],
         ...schemaOfOne(["fid", "target_fid", "link_type"], {
           fid: integer,
@@ -258,7 +268,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Links by fid",
-        description: "SPEC C. Hub: the links a fid made.",
+        description: "The links a fid made.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Links"],
         ...schemaOfPage(["fid"], { fid: integer, link_type: LINK_TYPE }),
       },
@@ -274,7 +285,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Links by target fid",
-        description: "SPEC C. Hub: the links made to a fid.",
+        description: "The links made to a fid.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Links"],
         ...schemaOfPage(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }),
       },
@@ -295,7 +307,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       schema: {
         summary: "User data by fid",
         description:
-          "SPEC C. Hub: a fid's profile fields; with user_data_type, that one message. SPEC rule 2: the USERNAME field makes a registered name the username.",
+          "A fid's profile fields (display name, bio, picture, username, …); with user_data_type, that one field's message. A username is a name the fid holds at the registry.",
+        "x-spec": "SPEC C. Hub, SPEC rule 2",
         tags: ["User data"],
         querystring: {
           type: "object",
@@ -320,7 +333,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Verifications by fid",
-        description: "SPEC C. Hub: the addresses a fid verified; with address, that one message.",
+        description: "The addresses a fid verified; with address, that one message.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Verifications"],
         querystring: {
           type: "object",
