@@ -5,15 +5,19 @@ import { clientApiErrorSchema } from "./errors.js";
 export const clientApiOpenApi: ApiDescription = {
   title: "castnet client API",
   description:
-    "SPEC B: the client API. Channels, channel follows, power badges, actions, blocks and signed key " +
-    "requests; paths versioned /v1/ and /v2/ side by side (SPEC Versioning 1).",
+    "The client API: channels, channel follows, power badges, actions, blocks and signed key " +
+    "requests; paths versioned /v1/ and /v2/ side by side. (SPEC B; SPEC Versioning 1)",
   tags: [
-    { name: "Channels", description: "SPEC B. Channel: channels and their members." },
+    { name: "Channels", description: "Channels and their members (SPEC B. Channel)." },
     { name: "Channel follows", description: "Who follows which channel." },
     { name: "Power badges", description: "The fids holding a power badge, recalculated weekly." },
     { name: "Actions", description: "Cast and composer actions apps can install." },
     { name: "Blocks", description: "Who blocks whom." },
-    { name: "Signed key requests", description: "SPEC Signed key request: pending → approved → completed." },
+    {
+      name: "Signed key requests",
+      description:
+        "An app asks a user to add its key: pending → approved → completed (SPEC Signed key request).",
+    },
     { name: "Sponsors", description: "Sponsorship credits (SPEC Authentication 6)." },
     {
       name: "Explorer",

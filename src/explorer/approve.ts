@@ -6,8 +6,10 @@
  * custody key and posts the approval to the same route a wallet's approval goes to. Nothing approves
  * without a custody signature the client API checks.
  */
-import { fidLink, outLink, type HubPage, unixTime } from "./fragments.js";
+import { avatarPath } from "./avatar.js";
+import { outLink, type HubPage, unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
+import { personOf, ownOrigin, readPeople } from "./people.js";
 import { type Sources, withQuery } from "./sources.js";
 
 export interface KeyRequestView {
@@ -47,13 +49,14 @@ export async function approvePage(
   input: ApprovePageInput,
 ): Promise<{ title: string; body: Html; refreshSeconds?: number }> {
   const { request, nowSeconds, keystore, realNetworkDomain, refusal } = input;
-  const [app, proofs] = await Promise.all([
+  const [app, proofs, users] = await Promise.all([
     sources.get<HubPage>("hub", withQuery("/v1/userDataByFid", { fid: request.requestFid }), true),
     sources.get<{ proofs: { name: string; type: string }[] }>(
       "hub",
       withQuery("/v1/userNameProofsByFid", { fid: request.requestFid }),
       true,
     ),
+    readPeople(sources, request.userFid === undefined ? [] : [request.userFid]),
   ]);
   const profile = new Map(
     (app?.messages ?? []).map((m) => [m.data.userDataBody?.type, m.data.userDataBody?.value]),
@@ -63,16 +66,16 @@ export async function approvePage(
   // that direction marks in it cannot reorder the text around it.
   const registryName = proofs?.proofs.find((proof) => proof.type === "USERNAME_TYPE_FNAME")?.name;
   const displayName = profile.get("USER_DATA_TYPE_DISPLAY");
-  const avatar = profile.get("USER_DATA_TYPE_PFP");
+  const picture = personOf(request.requestFid, app?.messages ?? [], ownOrigin(sources.urls().api)).picture;
   const expired = request.state === "pending" && request.deadline < nowSeconds;
   const status: Html =
     request.state === "completed"
       ? html`<p class="notice ok" role="status" data-state="completed">
-          Approved: the key is now a signer of ${fidLink(request.userFid!)}.
+          Approved: the key is now a signer of ${users.link(request.userFid!)}.
         </p>`
       : request.state === "approved"
         ? html`<p class="notice" role="status" data-state="approved">
-            Approved by ${fidLink(request.userFid!)}; waiting for the key add to be mined…
+            Approved by ${users.link(request.userFid!)}; waiting for the key add to be mined…
           </p>`
         : expired
           ? html`<p class="notice bad" role="status" data-state="expired">
@@ -83,12 +86,22 @@ export async function approvePage(
   const body = html` ${refusal ? html`<p class="notice bad" role="alert" data-refusal>${refusal}</p>` : ""}
     <section aria-labelledby="request-h">
       <h2 id="request-h">The request</h2>
-      ${avatar?.startsWith("https://") && URL.canParse(avatar) ? html`<img class="avatar" src="${new URL(avatar).href}" alt="" width="48" height="48" />` : ""}
+      <img
+        class="avatar"
+        src="${picture}"
+        data-fallback="${avatarPath(request.requestFid)}"
+        alt=""
+        width="48"
+        height="48"
+      />
       <dl class="facts">
         <div>
           <dt>app</dt>
           <dd>
-            ${registryName ? html`<bdi>@${registryName}</bdi> (its name at the registry), ` : html`no name at the registry, `}${fidLink(request.requestFid)}${displayName ? html` · calls itself <bdi>${displayName}</bdi> (self-declared)` : ""}${profile.get("USER_DATA_TYPE_URL") ? html` · ${outLink(profile.get("USER_DATA_TYPE_URL"))}` : ""}
+            ${registryName ? html`<bdi>@${registryName}</bdi> (its name at the registry), ` : html`no name at the registry, `}<a
+              href="/fid/${request.requestFid}"
+              >fid ${request.requestFid}</a
+            >${displayName ? html` · calls itself <bdi>${displayName}</bdi> (self-declared)` : ""}${profile.get("USER_DATA_TYPE_URL") ? html` · ${outLink(profile.get("USER_DATA_TYPE_URL"))}` : ""}
           </dd>
         </div>
         <div>

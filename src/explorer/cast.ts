@@ -8,15 +8,16 @@ import {
   castCard,
   castLink,
   castList,
-  fidLink,
+  count,
   type HubMessage,
   type HubPage,
   PROTOCOL_EPOCH_SECONDS,
   protocolTime,
   table,
 } from "./fragments.js";
-import { eventIdAt } from "./events.js";
+import { eventIdAt } from "./logTail.js";
 import { type Html, html } from "./html.js";
+import { readLookups } from "./lookups.js";
 import { type Sources, withQuery } from "./sources.js";
 
 export async function castPage(
@@ -46,30 +47,36 @@ export async function castPage(
   const recasts = (reactions?.messages ?? []).filter(
     (m) => m.data.reactionBody?.type === "REACTION_TYPE_RECAST",
   );
+  const lookups = await readLookups(
+    sources,
+    [...likes, ...recasts].map((m) => m.data.fid),
+    [cast, ...(parent ? [parent] : []), ...(replies?.messages ?? [])],
+  );
+  const { people } = lookups;
   const page = html` ${
       parentId
         ? html`<section aria-labelledby="parent-h">
             <h2 id="parent-h">In reply to</h2>
-            ${parent ? castCard(parent) : html`<p>${castLink(parentId)} (not on this hub)</p>`}
+            ${parent ? castCard(parent, lookups) : html`<p>${castLink(parentId)} (not on this hub)</p>`}
           </section>`
         : ""
     }
     <section aria-labelledby="cast-h">
       <h2 id="cast-h">Cast</h2>
-      ${castCard(cast)}
+      ${castCard(cast, lookups)}
     </section>
     <section aria-labelledby="replies-h">
       <h2 id="replies-h">Replies</h2>
-      ${castList(replies?.messages ?? [], "No replies.")}
+      ${castList(replies?.messages ?? [], "No replies.", lookups)}
     </section>
     <section aria-labelledby="reactions-h">
       <h2 id="reactions-h">Reactions</h2>
-      <p>${likes.length} likes, ${recasts.length} recasts.</p>
+      <p>${count(likes.length, "like")}, ${count(recasts.length, "recast")}.</p>
       ${table(
         "Likes and recasts",
-        ["fid", "type", "time"],
+        ["who", "type", "time"],
         [...likes, ...recasts].map((m) => [
-          fidLink(m.data.fid),
+          people.link(m.data.fid),
           m.data.reactionBody?.type === "REACTION_TYPE_RECAST" ? "recast" : "like",
           protocolTime(m.data.timestamp),
         ]),
@@ -109,11 +116,11 @@ export async function castPage(
       <p>
         Its merge comes after
         <a href="${withQuery("/events", { fid, from: since })}"
-          >this point of the log, filtered to fid ${fid}</a
+          >this point of the log, filtered to ${people.short(fid)}</a
         >
         (a message merges after it is made; the log keeps three days); see also
-        <a href="/events?fid=${fid}">every event of fid ${fid}</a>.
+        <a href="/events?fid=${fid}">the latest events of ${people.short(fid)}</a>.
       </p>
     </section>`;
-  return { title: `Cast ${hash.slice(0, 10)} by fid ${fid}`, body: page };
+  return { title: `Cast ${hash.slice(0, 10)} by ${people.short(fid)}`, body: page };
 }

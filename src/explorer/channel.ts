@@ -1,19 +1,9 @@
 /** GET /channel/:id: the channel's fields, its followers, the casts under its parent URL. */
-import { castList, fidLink, type HubPage, outLink, table, unixTime } from "./fragments.js";
+import { type Channel, Channels } from "./channels.js";
+import { castFids, castList, type HubPage, outLink, table, unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
+import { readPeople } from "./people.js";
 import { type Sources, withQuery } from "./sources.js";
-
-interface Channel {
-  id: string;
-  url: string;
-  name: string;
-  description?: string;
-  imageUrl?: string;
-  leadFid?: number;
-  moderatorFids?: number[];
-  createdAt: number;
-  followerCount: number;
-}
 
 export async function channelPage(
   sources: Sources,
@@ -38,6 +28,16 @@ export async function channelPage(
       true,
     ),
   ]);
+  const users = followers?.result.users ?? [];
+  const messages = casts?.messages ?? [];
+  const people = await readPeople(sources, [
+    ...(channel.leadFid === undefined ? [] : [channel.leadFid]),
+    ...(channel.moderatorFids ?? []),
+    ...users.map((u) => u.fid),
+    ...messages.flatMap(castFids),
+  ]);
+  // Its casts are all under its own URL.
+  const lookups = { people, channels: new Channels([channel]) };
   const body = html` <section aria-labelledby="fields-h">
       <h2 id="fields-h">Channel</h2>
       <dl class="facts">
@@ -59,11 +59,15 @@ export async function channelPage(
         </div>
         <div>
           <dt>lead</dt>
-          <dd>${channel.leadFid === undefined ? "—" : fidLink(channel.leadFid)}</dd>
+          <dd>${channel.leadFid === undefined ? "—" : people.link(channel.leadFid)}</dd>
         </div>
         <div>
           <dt>moderators</dt>
-          <dd>${(channel.moderatorFids ?? []).map((fid) => html`${fidLink(fid)} `)}</dd>
+          <dd>
+            <ul class="people">
+              ${(channel.moderatorFids ?? []).map((fid) => html`<li>${people.link(fid)}</li>`)}
+            </ul>
+          </dd>
         </div>
         <div>
           <dt>created</dt>
@@ -79,13 +83,13 @@ export async function channelPage(
       <h2 id="followers-h">Followers</h2>
       ${table(
         "Latest followers",
-        ["fid", "since"],
-        (followers?.result.users ?? []).map((u) => [fidLink(u.fid), unixTime(u.followedAt)]),
+        ["who", "since"],
+        users.map((u) => [people.link(u.fid), unixTime(u.followedAt)]),
       )}
     </section>
     <section aria-labelledby="casts-h">
       <h2 id="casts-h">Casts</h2>
-      ${castList(casts?.messages ?? [], "No casts in this channel yet.")}
+      ${castList(messages, "No casts in this channel yet.", lookups)}
     </section>`;
   return { title: `Channel /${channel.id}`, body };
 }

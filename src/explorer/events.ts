@@ -1,7 +1,14 @@
-/** GET /events: the hub's event log, a page of 100 at a time from an event id, filtered, plus the live feed. */
-import { castLink, fidLink, type HubMessage } from "./fragments.js";
+/**
+ * GET /events: the hub's event log, filtered by type and fid, each event said in words: the newest
+ * first under the live feed, older ones a hundred at a time, or a page from an event id on.
+ */
+import { unixTime } from "./fragments.js";
+import type { HubEvent } from "./hubJson.js";
+import { eventFids, eventSentence, fidOf } from "./eventText.js";
 import { liveFeed } from "./home.js";
 import { type Html, html } from "./html.js";
+import { eventTime, logTail } from "./logTail.js";
+import { readPeople } from "./people.js";
 import { type Sources, withQuery } from "./sources.js";
 
 /** The hub's event types, as its JSON names them (filter values). */
@@ -13,48 +20,38 @@ export const EVENT_TYPES = [
   "HUB_EVENT_TYPE_MERGE_ON_CHAIN_EVENT",
 ] as const;
 
-export interface HubEvent {
-  type: string;
-  id: number;
-  mergeMessageBody?: { message?: HubMessage };
-  pruneMessageBody?: { message?: HubMessage };
-  revokeMessageBody?: { message?: HubMessage };
-  mergeUsernameProofBody?: { usernameProof?: { fid: number; name: string } };
-  mergeOnChainEventBody?: { onChainEvent?: { fid: number; type: string } };
-}
-
 export interface EventsQuery {
+  /** A page of the log from this id on, oldest first. */
   from?: number;
+  /** The newest events before this id, newest first; the newest of all without `from` or `before`. */
+  before?: number;
   type?: (typeof EVENT_TYPES)[number];
   fid?: number;
 }
 
-/** Hub event ids count milliseconds from 2021-01-01 in their upper bits (docs/hub.md). */
-const EVENT_EPOCH_MS = 1_609_459_200_000;
-const SEQUENCE_BITS = 4096;
-
-/** The first hub event id at or after `unixMs`. */
-export function eventIdAt(unixMs: number): number {
-  return Math.max(0, Math.floor(unixMs - EVENT_EPOCH_MS) * SEQUENCE_BITS);
-}
+const PAGE = 100;
 
 export async function eventsPage(
   sources: Sources,
   query: EventsQuery,
+  now: () => number,
 ): Promise<{ title: string; body: Html }> {
-  const page = await sources.get<{ events: HubEvent[]; nextPageEventId: number }>(
-    "hub",
-    withQuery("/v1/events", { from_event_id: query.from ?? 0 }),
-  );
-  const events = (page?.events ?? []).filter(
-    (event) =>
-      (query.type === undefined || event.type === query.type) &&
-      (query.fid === undefined || fidOf(event) === query.fid),
-  );
-  const next =
-    page && page.events.length > 0
-      ? withQuery("/events", { ...query, from: page.nextPageEventId })
-      : undefined;
+  const keep = (event: HubEvent) =>
+    (query.type === undefined || event.type === query.type) &&
+    (query.fid === undefined || fidOf(event) === query.fid);
+  const filter = { type: query.type, fid: query.fid };
+  const log =
+    query.from === undefined
+      ? await tail(sources, query, keep, now)
+      : await forward(sources, query.from, keep);
+  const people = await readPeople(sources, log.events.flatMap(eventFids));
+  const newest = query.from === undefined && query.before === undefined;
+  const links = [
+    log.next
+      ? html`<a rel="next" href="${withQuery("/events", { ...filter, ...log.next })}">${log.nextLabel}</a>`
+      : "",
+    newest ? "" : html`<a href="${withQuery("/events", filter)}">Newest events</a>`,
+  ].filter((link) => link !== "");
   const body = html` <form class="filters" method="get" action="/events">
       <label for="type">Type</label>
       <select id="type" name="type">
@@ -70,50 +67,64 @@ export async function eventsPage(
       ><input id="fid" name="fid" inputmode="numeric" pattern="[0-9]*" value="${query.fid ?? ""}" />
       <button type="submit">Filter</button>
     </form>
+    ${newest ? liveFeed(sources.urls().hub, filter) : ""}
     <section aria-labelledby="log-h">
-      <h2 id="log-h">From event ${query.from ?? 0}, oldest first</h2>
+      <h2 id="log-h">${log.heading}</h2>
       ${
-        events.length === 0
+        log.events.length === 0
           ? html`<p class="empty">No events here.</p>`
           : html`<ol class="events">
-              ${events.map((event) => html`<li>${describe(event)}</li>`)}
+              ${log.events.map(
+                (event) =>
+                  html`<li>
+                    <span class="event-id">#${event.id}</span> ${unixTime(eventTime(event.id) / 1000)}<br />
+                    ${eventSentence(event, people)}
+                  </li>`,
+              )}
             </ol>`
       }
-      ${next ? html`<p><a rel="next" href="${next}">Next events</a></p>` : ""}
-    </section>
-    ${liveFeed(sources.urls().hub, { type: query.type, fid: query.fid })}`;
+      ${links.length === 0 ? "" : html`<p class="pager">${links.map((link) => html`${link} `)}</p>`}
+    </section>`;
   return { title: "Events", body };
+}
+
+interface LogView {
+  events: HubEvent[];
+  heading: string;
+  next?: { from?: number; before?: number };
+  nextLabel?: string;
+}
+
+/** The newest events (before `query.before`), newest first. */
+async function tail(
+  sources: Sources,
+  query: EventsQuery,
+  keep: (event: HubEvent) => boolean,
+  now: () => number,
+): Promise<LogView> {
+  const { events, older } = await logTail(sources, { keep, want: PAGE, before: query.before, now });
+  return {
+    events,
+    heading: query.before === undefined ? "Newest first" : `Before event ${query.before}, newest first`,
+    next: older && events.length > 0 ? { before: events[events.length - 1]!.id } : undefined,
+    nextLabel: "Older events",
+  };
+}
+
+/** One page of the log from `from` on, oldest first: where a cast's page points into the log. */
+async function forward(sources: Sources, from: number, keep: (event: HubEvent) => boolean): Promise<LogView> {
+  const page = await sources.get<{ events: HubEvent[]; nextPageEventId: number }>(
+    "hub",
+    withQuery("/v1/events", { from_event_id: from }),
+  );
+  return {
+    events: (page?.events ?? []).filter(keep),
+    heading: `From event ${from}, oldest first`,
+    next: page && page.events.length > 0 ? { from: page.nextPageEventId } : undefined,
+    nextLabel: "Next events",
+  };
 }
 
 function label(type: string): string {
   return type.replace("HUB_EVENT_TYPE_", "").toLowerCase().replaceAll("_", " ");
-}
-
-function messageOf(event: HubEvent): HubMessage | undefined {
-  return (
-    event.mergeMessageBody?.message ?? event.pruneMessageBody?.message ?? event.revokeMessageBody?.message
-  );
-}
-
-function fidOf(event: HubEvent): number | undefined {
-  return (
-    messageOf(event)?.data.fid ??
-    event.mergeUsernameProofBody?.usernameProof?.fid ??
-    event.mergeOnChainEventBody?.onChainEvent?.fid
-  );
-}
-
-function describe(event: HubEvent): Html {
-  const message = messageOf(event);
-  const fid = fidOf(event);
-  const what = message
-    ? html`${message.data.type.replace("MESSAGE_TYPE_", "").toLowerCase()}${message.data.type === "MESSAGE_TYPE_CAST_ADD" ? html` ${castLink({ fid: message.data.fid, hash: message.hash })}` : ""}`
-    : event.mergeUsernameProofBody?.usernameProof
-      ? html`name
-          <a href="/name/${event.mergeUsernameProofBody.usernameProof.name}"
-            >${event.mergeUsernameProofBody.usernameProof.name}</a
-          >`
-      : html`${event.mergeOnChainEventBody?.onChainEvent?.type.replace("EVENT_TYPE_", "").toLowerCase() ?? ""}`;
-  return html`<span class="event-id">#${event.id}</span> ${label(event.type)}:
-    ${what}${fid === undefined ? "" : html` · ${fidLink(fid)}`}`;
 }

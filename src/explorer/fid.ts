@@ -5,7 +5,7 @@
 import {
   castList,
   castLink,
-  fidLink,
+  count,
   type HubMessage,
   type HubPage,
   outLink,
@@ -14,6 +14,8 @@ import {
   unixTime,
 } from "./fragments.js";
 import { type Html, html } from "./html.js";
+import { readLookups } from "./lookups.js";
+import type { People } from "./people.js";
 import { type Sources, withQuery } from "./sources.js";
 
 interface ChainAccount {
@@ -100,7 +102,19 @@ export async function fidPage(
     (userData?.messages ?? []).map((m) => [m.data.userDataBody!.type, m.data.userDataBody!.value]),
   );
   const username = profile.get("USER_DATA_TYPE_USERNAME");
-  const avatar = pfpUrl(profile.get("USER_DATA_TYPE_PFP"));
+  const followed = (follows?.messages ?? []).filter((m) => m.data.linkBody?.targetFid !== undefined);
+  const lookups = await readLookups(
+    sources,
+    [
+      fid,
+      ...followed.map((m) => m.data.linkBody!.targetFid!),
+      ...(followers?.messages ?? []).map((m) => m.data.fid),
+      ...(transfers?.transfers ?? []).flatMap((t) => [t.from, t.to]),
+      ...(reactions?.messages ?? []).flatMap((m) => m.data.reactionBody?.targetCastId?.fid ?? []),
+    ],
+    casts?.messages ?? [],
+  );
+  const { people } = lookups;
   const badge = badges?.result.fids.includes(fid) ?? false;
   const signerRows = (signerEvents?.events ?? []).map((event) => [
     html`<code>${event.signerEventBody?.key ?? ""}</code>`,
@@ -112,7 +126,7 @@ export async function fidPage(
 
   const body = html` <section aria-labelledby="who-h">
       <h2 id="who-h">Account</h2>
-      ${avatar ? html`<img class="avatar" src="${avatar}" alt="Profile picture of fid ${fid}" width="64" height="64" />` : ""}
+      ${people.picture(fid, 64)}
       <dl class="facts">
         <div>
           <dt>fid</dt>
@@ -149,7 +163,7 @@ export async function fidPage(
     </section>
     <section aria-labelledby="storage-h">
       <h2 id="storage-h">Storage</h2>
-      <p>${storage?.units ?? account.storageUnits} units.</p>
+      <p>${count(storage?.units ?? account.storageUnits, "unit")} of storage.</p>
       ${table(
         "Use per store",
         ["store", "used", "limit"],
@@ -163,8 +177,8 @@ export async function fidPage(
         ["name", "from", "to", "time"],
         (transfers?.transfers ?? []).map((t) => [
           html`<a href="/name/${t.username}">${t.username}</a>`,
-          t.from,
-          t.to,
+          t.from === 0 ? "—" : people.shortLink(t.from),
+          t.to === 0 ? "—" : people.shortLink(t.to),
           unixTime(t.timestamp),
         ]),
       )}
@@ -194,26 +208,28 @@ export async function fidPage(
     </section>
     <section aria-labelledby="casts-h">
       <h2 id="casts-h">Casts</h2>
-      ${castList(casts?.messages ?? [], "No casts.")}
+      ${castList(casts?.messages ?? [], "No casts.", lookups)}
       ${casts?.nextPageToken ? html`<p><a rel="next" href="/fid/${fid}?casts=${encodeURIComponent(casts.nextPageToken)}">Older casts</a></p>` : ""}
     </section>
     <section aria-labelledby="reactions-h">
       <h2 id="reactions-h">Reactions</h2>
-      ${table("Latest reactions", ["type", "target", "time"], (reactions?.messages ?? []).map(reactionRow))}
+      ${table(
+        "Latest reactions",
+        ["type", "target", "time"],
+        (reactions?.messages ?? []).map((m) => reactionRow(m, people)),
+      )}
     </section>
     <section aria-labelledby="follows-h">
       <h2 id="follows-h">Follows</h2>
       ${table(
         "Follows",
-        ["fid", "since"],
-        (follows?.messages ?? [])
-          .filter((m) => m.data.linkBody?.targetFid !== undefined)
-          .map((m) => [fidLink(m.data.linkBody!.targetFid!), protocolTime(m.data.timestamp)]),
+        ["who", "since"],
+        followed.map((m) => [people.link(m.data.linkBody!.targetFid!), protocolTime(m.data.timestamp)]),
       )}
       ${table(
         "Followers",
-        ["fid", "since"],
-        (followers?.messages ?? []).map((m) => [fidLink(m.data.fid), protocolTime(m.data.timestamp)]),
+        ["who", "since"],
+        (followers?.messages ?? []).map((m) => [people.link(m.data.fid), protocolTime(m.data.timestamp)]),
       )}
     </section>
     <section aria-labelledby="channels-h">
@@ -224,17 +240,14 @@ export async function fidPage(
         (channels?.result.channels ?? []).map((c) => [html`<a href="/channel/${c.id}">/${c.id}</a>`, c.name]),
       )}
     </section>`;
-  return { title: username ? `${username} (fid ${fid})` : `fid ${fid}`, body };
+  return { title: people.title(fid), body };
 }
 
-function reactionRow(message: HubMessage): unknown[] {
+function reactionRow(message: HubMessage, people: People): unknown[] {
   const body = message.data.reactionBody;
   const type = body?.type === "REACTION_TYPE_RECAST" ? "recast" : "like";
-  const target = body?.targetCastId ? castLink(body.targetCastId) : outLink(body?.targetUrl);
+  const target = body?.targetCastId
+    ? html`${castLink(body.targetCastId)} by ${people.shortLink(body.targetCastId.fid)}`
+    : outLink(body?.targetUrl);
   return [type, target, protocolTime(message.data.timestamp)];
-}
-
-/** A profile picture is loaded only from https (the page's img-src allows no other scheme). */
-function pfpUrl(value: string | undefined): string | undefined {
-  return value?.startsWith("https://") && URL.canParse(value) ? new URL(value).href : undefined;
 }

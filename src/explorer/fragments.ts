@@ -1,49 +1,19 @@
-/** Pieces the pages share: links to fids and casts, times, casts with their mentions and embeds. */
+/** Pieces the pages share: links to casts, times, casts with their authors, mentions, channel and embeds. */
+import type { CastBody, CastId, HubMessage } from "./hubJson.js";
 import { type Html, html, webUrl } from "./html.js";
+import type { People } from "./people.js";
 
-/** A message as the hub renders it in JSON (the fields the pages read). */
-export interface HubMessage {
-  hash: string;
-  signer: string;
-  signature: string;
-  dataBytes?: string;
-  data: {
-    type: string;
-    fid: number;
-    timestamp: number;
-    castAddBody?: CastBody;
-    castRemoveBody?: { targetHash: string };
-    reactionBody?: { type: string; targetCastId?: CastId; targetUrl?: string };
-    linkBody?: { type: string; targetFid?: number };
-    userDataBody?: { type: string; value: string };
-    verificationAddAddressBody?: { address: string; protocol?: string };
-    usernameProofBody?: { name: string; owner: string };
-  };
-}
+export type { CastBody, CastId, HubMessage, HubPage } from "./hubJson.js";
 
-export interface CastId {
-  fid: number;
-  hash: string;
-}
-
-export interface CastBody {
-  text: string;
-  mentions?: number[];
-  mentionsPositions?: number[];
-  parentCastId?: CastId;
-  parentUrl?: string;
-  embeds?: { url?: string; castId?: CastId }[];
-}
-
-export interface HubPage {
-  messages: HubMessage[];
-  nextPageToken?: string;
+/** What a page knows of the fids and channels it shows (read once per page: lookups.ts). */
+export interface Lookups {
+  people: People;
+  /** A cast's parent URL as a link: to the channel's page when it is a channel's (channels.ts). */
+  channels: { link(url: string): Html };
 }
 
 /** Protocol timestamps count seconds from 2021-01-01T00:00:00Z. */
 export const PROTOCOL_EPOCH_SECONDS = 1_609_459_200;
-
-export const fidLink = (fid: number): Html => html`<a href="/fid/${fid}">fid ${fid}</a>`;
 
 export const castPath = (id: CastId): string => `/cast/${id.fid}/${id.hash}`;
 
@@ -69,7 +39,7 @@ export function outLink(url: string | undefined, label?: string): Html {
 }
 
 /** The cast's text with each mention, at its UTF-8 byte position, a link to the fid's page. */
-export function castText(body: CastBody): Html {
+export function castText(body: CastBody, people: People): Html {
   const bytes = Buffer.from(body.text, "utf8");
   const mentions = (body.mentions ?? []).map((fid, i) => ({ fid, at: body.mentionsPositions?.[i] ?? 0 }));
   mentions.sort((a, b) => a.at - b.at);
@@ -77,7 +47,7 @@ export function castText(body: CastBody): Html {
   let from = 0;
   for (const { fid, at } of mentions) {
     const to = Math.min(Math.max(at, from), bytes.length);
-    pieces.push(html`${bytes.subarray(from, to).toString("utf8")}`, html`<a href="/fid/${fid}">@${fid}</a>`);
+    pieces.push(html`${bytes.subarray(from, to).toString("utf8")}`, people.shortLink(fid));
     from = to;
   }
   pieces.push(html`${bytes.subarray(from).toString("utf8")}`);
@@ -95,27 +65,42 @@ export function embeds(body: CastBody): Html {
 }
 
 /** One cast as a card: author, time, text, embeds, what it replies to, and a link to its page. */
-export function castCard(message: HubMessage): Html {
+export function castCard(message: HubMessage, { people, channels }: Lookups): Html {
   const body = message.data.castAddBody;
   if (body === undefined) return html``;
   const id = { fid: message.data.fid, hash: message.hash };
+  const parent = body.parentCastId;
   return html`<article class="cast">
-    <p class="meta">${fidLink(id.fid)} · ${protocolTime(message.data.timestamp)} · ${castLink(id)}</p>
-    ${castText(body)}${embeds(body)}
-    ${body.parentCastId ? html`<p class="meta">reply to ${castLink(body.parentCastId)}</p>` : ""}
-    ${body.parentUrl ? html`<p class="meta">in ${parentUrlLink(body.parentUrl)}</p>` : ""}
+    <p class="author">${people.link(id.fid)}</p>
+    <p class="meta">${protocolTime(message.data.timestamp)} · ${castLink(id)}</p>
+    ${castText(body, people)}${embeds(body)}
+    ${parent ? html`<p class="meta">reply to ${castLink(parent)} by ${people.shortLink(parent.fid)}</p>` : ""}
+    ${body.parentUrl ? html`<p class="meta">in ${channels.link(body.parentUrl)}</p>` : ""}
   </article>`;
 }
 
-/** A cast's parent URL (a channel's, or any page's). */
-export const parentUrlLink = (url: string): Html => outLink(url);
-
-export function castList(messages: readonly HubMessage[], empty: string): Html {
-  if (messages.length === 0) return html`<p class="empty">${empty}</p>`;
-  return html`<div class="casts">${messages.map(castCard)}</div>`;
+/** The fids a cast names: its author, its mentions and the author of the cast it answers. */
+export function castFids(message: HubMessage): number[] {
+  const body = message.data.castAddBody;
+  return [
+    message.data.fid,
+    ...(body?.mentions ?? []),
+    ...(body?.parentCastId ? [body.parentCastId.fid] : []),
+  ];
 }
 
-/** A table with a caption, its header row and rows of cells. */
+export function castList(messages: readonly HubMessage[], empty: string, lookups: Lookups): Html {
+  if (messages.length === 0) return html`<p class="empty">${empty}</p>`;
+  return html`<div class="casts">${messages.map((message) => castCard(message, lookups))}</div>`;
+}
+
+/** "1 like", "2 likes". */
+export const count = (n: number, one: string, many = `${one}s`): string => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * A table with a caption, its header row and rows of cells; on a phone each row is a card of its
+ * cells, each labelled with its column (style.css).
+ */
 export function table(caption: string, head: readonly string[], rows: readonly (readonly unknown[])[]): Html {
   if (rows.length === 0) return html`<p class="empty">${caption}: none.</p>`;
   return html`<div class="scroll">
@@ -132,7 +117,7 @@ export function table(caption: string, head: readonly string[], rows: readonly (
         ${rows.map(
           (row) =>
             html`<tr>
-              ${row.map((cell) => html`<td>${cell as Html | string | number}</td>`)}
+              ${row.map((cell, i) => html`<td data-label="${head[i]}">${cell as Html | string | number}</td>`)}
             </tr>`,
         )}
       </tbody>

@@ -1,7 +1,10 @@
 /** GET /: the stack's parts and their status, counts, the latest casts, the live event feed. */
-import { castList, type HubMessage, type HubPage, table } from "./fragments.js";
+import type { HubEvent } from "./hubJson.js";
+import { castList, type HubMessage, table } from "./fragments.js";
 import { type Html, html } from "./html.js";
-import { type SourcePart, type Sources, withQuery } from "./sources.js";
+import { logTail } from "./logTail.js";
+import { readLookups } from "./lookups.js";
+import type { SourcePart, Sources } from "./sources.js";
 
 const PART_LABELS: Record<SourcePart, string> = {
   api: "client API",
@@ -15,11 +18,9 @@ interface HubInfo {
   dbStats?: { numMessages?: number; numFidEvents?: number; numFnameEvents?: number };
 }
 
-/** The latest casts: the newest casts of the most recently registered fids. */
-const LATEST_FIDS = 10;
 const LATEST_CASTS = 10;
 
-export async function homePage(sources: Sources): Promise<{ title: string; body: Html }> {
+export async function homePage(sources: Sources, now: () => number): Promise<{ title: string; body: Html }> {
   const urls = sources.urls();
   const parts = await Promise.all(
     (Object.keys(PART_LABELS) as SourcePart[]).map(async (part) => {
@@ -36,7 +37,8 @@ export async function homePage(sources: Sources): Promise<{ title: string; body:
   const fids =
     (await sources.get<{ fids: number[] }>("hub", "/v1/fids?pageSize=1000&reverse=true"))?.fids ?? [];
   const names = (await sources.get<{ transfers: unknown[] }>("registry", "/transfers"))?.transfers ?? [];
-  const latest = await latestCasts(sources, fids.slice(0, LATEST_FIDS));
+  const latest = await latestCasts(sources, now);
+  const lookups = await readLookups(sources, [], latest);
   const counts = [
     ["fids", fids.length >= 1000 ? "1000+" : fids.length],
     ["messages", info?.dbStats?.numMessages ?? "?"],
@@ -62,22 +64,36 @@ export async function homePage(sources: Sources): Promise<{ title: string; body:
     </section>
     <section aria-labelledby="latest-h">
       <h2 id="latest-h">Latest casts</h2>
-      ${castList(latest, "No casts yet.")}
+      <p class="hint">The newest casts the hub merged (its log keeps three days).</p>
+      ${castList(latest, "No casts in the last three days.", lookups)}
     </section>
     ${liveFeed(urls.hub)}`;
   return { title: "castnet explorer", body };
 }
 
-async function latestCasts(sources: Sources, fids: readonly number[]): Promise<HubMessage[]> {
-  const pages = await Promise.all(
-    fids.map((fid) =>
-      sources.get<HubPage>("hub", withQuery("/v1/castsByFid", { fid, pageSize: 3, reverse: true })),
-    ),
-  );
-  return pages
-    .flatMap((page) => page?.messages ?? [])
-    .sort((a, b) => b.data.timestamp - a.data.timestamp)
-    .slice(0, LATEST_CASTS);
+/**
+ * The casts merged last, newest first, from the tail of the hub's event log: a cast removed, pruned
+ * or revoked since is left out (its removal is newer than its merge, so it is read first).
+ */
+async function latestCasts(sources: Sources, now: () => number): Promise<HubMessage[]> {
+  const castOf = (event: HubEvent) =>
+    event.mergeMessageBody?.message ?? event.pruneMessageBody?.message ?? event.revokeMessageBody?.message;
+  const { events } = await logTail(sources, {
+    keep: (event) => /^MESSAGE_TYPE_CAST_(ADD|REMOVE)$/.test(castOf(event)?.data.type ?? ""),
+    // Room for removals among them.
+    want: LATEST_CASTS * 2,
+    now,
+  });
+  const gone = new Set<string>();
+  const casts: HubMessage[] = [];
+  for (const event of events) {
+    const message = castOf(event)!;
+    if (event.mergeMessageBody === undefined) gone.add(message.hash);
+    else if (message.data.type === "MESSAGE_TYPE_CAST_REMOVE")
+      gone.add(message.data.castRemoveBody!.targetHash);
+    else if (!gone.has(message.hash)) casts.push(message);
+  }
+  return casts.slice(0, LATEST_CASTS);
 }
 
 /** The live feed: filled by /assets/app.js from the hub's event stream; without JavaScript a link. */

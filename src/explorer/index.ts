@@ -4,11 +4,14 @@
  * live updates and wallet approval. Every answer carries a Content-Security-Policy that allows no
  * inline script and no resource from elsewhere but the hub's event stream and https images.
  */
-import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import type { FastifyError, FastifyPluginAsync, FastifyReply } from "fastify";
+import { describeValidationFailure } from "../http/validation.js";
 import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
 import { type DevKeystore, approveRoutes } from "./approveRoutes.js";
 import { assetRoutes } from "./assets.js";
+import { avatarSvg } from "./avatar.js";
 import { channelPage } from "./channel.js";
+import { channelsPage } from "./channels.js";
 import { castPage } from "./cast.js";
 import { EVENT_TYPES, type EventsQuery, eventsPage } from "./events.js";
 import { fidPage } from "./fid.js";
@@ -69,6 +72,9 @@ function securityHeaders(urls: () => PartUrls): Record<string, string> {
   };
 }
 
+/** Routes of files the pages load, not pages. */
+const FILE_ROUTES = new Set(["/assets/:file", "/avatars/:fid.svg"]);
+
 const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 /** No query parameters: an unknown one is refused, as everywhere in the client API. */
 const NO_QUERY = { type: "object", properties: {}, additionalProperties: false } as const;
@@ -94,7 +100,22 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
   app.addHook("onSend", async (_request, reply) => {
     reply.headers(securityHeaders(options.urls));
   });
-  app.setErrorHandler((error, _request, reply) => {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A page's address the route's schema refuses (a mistyped cast URL, say) is a page too, for the
+    // browser that asked; the files pages load (assets, avatars) keep the server's error shape.
+    if (error.validation && !FILE_ROUTES.has(request.routeOptions.url ?? ""))
+      return sendHtmlPage(
+        reply,
+        {
+          title: "Bad request",
+          body: html`<p>
+              This address is not one the explorer has a page for:
+              ${describeValidationFailure(error.validationContext ?? "request", error.validation)}.
+            </p>
+            <p><a href="/">Back to the explorer</a></p>`,
+        },
+        400,
+      );
     if (error instanceof PageRefusal)
       return sendHtmlPage(reply, { title: "Bad request", body: html`<p>${error.message}</p>` }, 400);
     if (!(error instanceof PartUnavailable)) throw error;
@@ -118,7 +139,7 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
         response: responses({}),
       },
     },
-    async (_request, reply) => sendHtmlPage(reply, await homePage(sources)),
+    async (_request, reply) => sendHtmlPage(reply, await homePage(sources, options.now)),
   );
 
   app.get(
@@ -209,16 +230,55 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
   );
 
   app.get(
+    "/channels",
+    {
+      onRequest: limited,
+      schema: {
+        summary: "Channels page",
+        description: "Every channel of the client API, most followed first, each linked to its page.",
+        tags,
+        querystring: NO_QUERY,
+        response: responses({}),
+      },
+    },
+    async (_request, reply) => sendHtmlPage(reply, await channelsPage(sources)),
+  );
+
+  app.get(
+    "/avatars/:fid.svg",
+    {
+      schema: {
+        summary: "A generated avatar",
+        description:
+          "A small picture made from the fid alone, the same on every stack: the demo world's profile pictures, and the pages' picture of anyone without one.",
+        tags,
+        querystring: NO_QUERY,
+        params: closed({ fid }, ["fid"]),
+        response: {
+          200: { description: "The picture.", content: { "image/svg+xml": { schema: { type: "string" } } } },
+        },
+      },
+    },
+    async (request, reply) =>
+      reply
+        .type("image/svg+xml")
+        // Made from the fid alone: a browser may keep it a day without asking again.
+        .header("cache-control", "public, max-age=86400")
+        .send(avatarSvg(request.params.fid)),
+  );
+
+  app.get(
     "/events",
     {
       onRequest: limited,
       schema: {
         summary: "Hub events page",
         description:
-          "The hub's event log from an event id, 100 at a time, filtered by type and fid, with the live feed.",
+          "The hub's event log said in words, filtered by type and fid: the newest first under the live feed, older ones 100 at a time (before an event id), or a page from an event id on.",
         tags,
         querystring: closed({
           from: { type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
+          before: { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER },
           type: { type: "string", enum: ["", ...EVENT_TYPES] },
           // The filter form sends an empty fid when none is typed.
           fid: { type: "string", pattern: "^([1-9][0-9]{0,14})?$" },
@@ -227,13 +287,14 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
       },
     },
     async (request, reply) => {
-      const { from, type, fid: author } = request.query;
+      const { from, before, type, fid: author } = request.query;
       const query: EventsQuery = {
         from,
+        before,
         type: type === "" ? undefined : type,
         fid: author === undefined || author === "" ? undefined : Number(author),
       };
-      return sendHtmlPage(reply, await eventsPage(sources, query));
+      return sendHtmlPage(reply, await eventsPage(sources, query, options.now));
     },
   );
 

@@ -26,6 +26,7 @@ export function layout({ title, body, refreshSeconds }: PageFrame): string {
           <nav aria-label="Explorer">
             <a class="brand" href="/">castnet</a>
             <a href="/events">Events</a>
+            <a href="/channels">Channels</a>
             <a href="/docs">API docs</a>
           </nav>
           <form class="search" role="search" action="/search" method="get">

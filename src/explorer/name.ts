@@ -1,7 +1,8 @@
 /** GET /name/:name: who holds the name now and every transfer of it, with the registry's signatures. */
 import type { Transfer } from "../sdk/index.js";
-import { fidLink, table, unixTime } from "./fragments.js";
+import { table, unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
+import { readPeople } from "./people.js";
 import type { Sources } from "./sources.js";
 
 export async function namePage(
@@ -16,6 +17,10 @@ export async function namePage(
   const transfers = history?.transfers ?? [];
   if (transfers.length === 0) return undefined;
   const current = transfers[transfers.length - 1]!;
+  const people = await readPeople(
+    sources,
+    transfers.flatMap((t) => [t.from, t.to]),
+  );
   const body = html` <section aria-labelledby="owner-h">
       <h2 id="owner-h">Current owner</h2>
       ${
@@ -23,8 +28,8 @@ export async function namePage(
           ? html`<p>Nobody: the name was released.</p>`
           : html`<dl class="facts">
               <div>
-                <dt>fid</dt>
-                <dd>${fidLink(current.to)}</dd>
+                <dt>held by</dt>
+                <dd>${people.link(current.to)}</dd>
               </div>
               <div>
                 <dt>owner address</dt>
@@ -45,8 +50,8 @@ export async function namePage(
         transfers.map((t) => [
           t.id,
           unixTime(t.timestamp),
-          t.from === 0 ? "—" : fidLink(t.from),
-          t.to === 0 ? "—" : fidLink(t.to),
+          t.from === 0 ? "—" : people.shortLink(t.from),
+          t.to === 0 ? "—" : people.shortLink(t.to),
           html`<code>${t.owner}</code>`,
           html`<code class="sig">${t.user_signature}</code>`,
           html`<code class="sig">${t.server_signature}</code>`,

@@ -9,6 +9,7 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, RouteOptions } from "fastify";
+import { LOGO_SVG, brandDocsPage } from "./docsBrand.js";
 import { isOperatorGuard } from "./operator.js";
 
 /** What a part's document says about the part as a whole. */
@@ -28,6 +29,13 @@ export interface ApiDescription {
 }
 
 declare module "fastify" {
+  interface FastifySchema {
+    /**
+     * The SPEC rules a route follows ("SPEC C. Hub"), kept beside its description, which is written
+     * for the API's users; the operation carries it as `x-spec`.
+     */
+    "x-spec"?: string;
+  }
   interface FastifyContextConfig {
     /** Statuses only this route refuses with, for its OpenAPI operation. */
     refusals?: Readonly<Record<number, string>>;
@@ -100,24 +108,34 @@ export async function registerOpenApi(app: FastifyInstance, api: ApiDescription)
     },
     async (_request, reply) => reply.type(JSON_TYPE).send(JSON.stringify(app.swagger())),
   );
-  await app.register(swaggerUi, {
-    routePrefix: DOCS_PATH,
-    // The validator badge would fetch a picture from another host.
-    validatorUrl: false,
-    uiConfig: { url: OPENAPI_PATH, deepLinking: true, defaultModelsExpandDepth: 0 },
-    // Swagger UI's own files only; it sets style attributes as it renders, hence inline styles. Its
-    // "Try it out" calls this origin (connect-src 'self') and it submits no forms.
-    staticCSP: {
-      "default-src": "'self'",
-      "script-src": "'self'",
-      "style-src": "'self' 'unsafe-inline'",
-      "img-src": "'self' data:",
-      "connect-src": "'self'",
-      "frame-ancestors": "'none'",
-      "form-action": "'none'",
-      "base-uri": "'none'",
-      "object-src": "'none'",
-    },
+  // In a context of its own, so that only the docs page's routes run the hook that brands the page.
+  await app.register(async (docs) => {
+    // The docs page as castnet's: a viewport for phones and castnet's icon (docsBrand.ts).
+    docs.addHook("onSend", (request, _reply, payload, done) => {
+      const page = request.routeOptions.url === DOCS_PATH || request.routeOptions.url === `${DOCS_PATH}/`;
+      done(null, page && typeof payload === "string" ? brandDocsPage(payload) : payload);
+    });
+    await docs.register(swaggerUi, {
+      routePrefix: DOCS_PATH,
+      theme: { title: `${api.title} · API docs` },
+      logo: { type: "image/svg+xml", content: Buffer.from(LOGO_SVG) },
+      // The validator badge would fetch a picture from another host.
+      validatorUrl: false,
+      uiConfig: { url: OPENAPI_PATH, deepLinking: true, defaultModelsExpandDepth: 0 },
+      // Swagger UI's own files only; it sets style attributes as it renders, hence inline styles. Its
+      // "Try it out" calls this origin (connect-src 'self') and it submits no forms.
+      staticCSP: {
+        "default-src": "'self'",
+        "script-src": "'self'",
+        "style-src": "'self' 'unsafe-inline'",
+        "img-src": "'self' data:",
+        "connect-src": "'self'",
+        "frame-ancestors": "'none'",
+        "form-action": "'none'",
+        "base-uri": "'none'",
+        "object-src": "'none'",
+      },
+    });
   });
 }
 

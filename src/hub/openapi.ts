@@ -9,18 +9,18 @@ export function hubOpenApi(profile: NamingProfile): ApiDescription {
   return {
     title: "castnet hub",
     description:
-      "SPEC C: the hub. It takes protobuf messages signed by a registered Ed25519 key of a fid (SPEC rules 4, 5), " +
+      "The hub takes protobuf messages signed by a registered Ed25519 key of a fid, " +
       "validates and stores them, and serves them as JSON with the on-chain events, username proofs and hub " +
-      `events it follows. Enum names are spelled under the "${profile.name}" naming profile.`,
+      `events it follows. Enum names are spelled under the "${profile.name}" naming profile. (SPEC C; SPEC rules 4, 5)`,
     tags: [
       { name: "Info", description: "The hub's identity and counts." },
-      { name: "Casts", description: "CAST_ADD messages (SPEC C. Message envelope)." },
+      { name: "Casts", description: "What fids post, and the replies to them (SPEC C. Message envelope)." },
       { name: "Reactions", description: "Likes and recasts." },
       { name: "Links", description: "Follows and other links between fids." },
       { name: "User data", description: "Profile fields." },
       { name: "Verifications", description: "Addresses verified by fids." },
       { name: "On-chain events", description: "Signer, id-register and storage events (SPEC Events 5)." },
-      { name: "Username proofs", description: "SPEC C. Username proof." },
+      { name: "Username proofs", description: "Which fid holds which name (SPEC C. Username proof)." },
       { name: "Events", description: "Hub events in merge order (SPEC Events 1-4)." },
       { name: "Submit", description: "Messages in, as protobuf (SPEC Errors 1, 3)." },
       { name: "Activity", description: "Aggregates the client API reads." },

@@ -5,10 +5,10 @@ import { ccipErrorSchema, registryErrorSchema } from "./errors.js";
 export const registryOpenApi: ApiDescription = {
   title: "castnet name registry",
   description:
-    "SPEC A: the name registry. Every name change is a transfer between fids, signed by the fid's custody " +
-    "address and countersigned by the registry; the CCIP-read gateway serves names to L1 resolvers.",
+    "The name registry: every name change is a transfer between fids, signed by the fid's custody " +
+    "address and countersigned by the registry; the CCIP-read gateway serves names to L1 resolvers. (SPEC A)",
   tags: [
-    { name: "Transfers", description: "SPEC A. Transfer: the history of names and their owners." },
+    { name: "Transfers", description: "The history of names and their owners (SPEC A. Transfer)." },
     { name: "Registry", description: "The registry's own signer and clock." },
     { name: "CCIP gateway", description: "EIP-3668 offchain lookups of names, signed by the registry." },
   ],

@@ -75,8 +75,8 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     {
       schema: {
         summary: "List transfers",
-        description:
-          "SPEC A. Registry, SPEC A. Transfer: the transfers in id order, filtered by name or fid; the registry's history (SPEC Events 6).",
+        description: "The registry's history: every name transfer in id order, filtered by name or fid.",
+        "x-spec": "SPEC A. Registry, SPEC A. Transfer, SPEC Events 6",
         tags: ["Transfers"],
         querystring: {
           type: "object",
@@ -108,8 +108,8 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     {
       schema: {
         summary: "Current transfer of a name or fid",
-        description:
-          "SPEC A. Registry: the latest transfer of a name or to a fid, which says who holds it now.",
+        description: "The latest transfer of a name or to a fid, which says who holds it now.",
+        "x-spec": "SPEC A. Registry",
         tags: ["Transfers"],
         querystring: {
           type: "object",
@@ -131,7 +131,8 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
       schema: {
         summary: "Transfer a name",
         description:
-          "SPEC A. Registry, SPEC rule 1: 0 → X registers, X → 0 releases, X → Y moves; signed by the custody address of `fid` (SPEC Authentication 1), which must be `from` or `to` (SPEC Errors 2).",
+          "Registers a name (from 0 to a fid), releases it (to 0) or moves it between fids, signed by the custody address of `fid`, which must be `from` or `to`.",
+        "x-spec": "SPEC A. Registry, SPEC rule 1, SPEC Authentication 1, SPEC Errors 2",
         tags: ["Transfers"],
         body: {
           type: "object",
@@ -169,7 +170,8 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     {
       schema: {
         summary: "The registry's signing address",
-        description: "SPEC A. Registry: the address whose signature every transfer carries.",
+        description: "The address whose signature every transfer carries.",
+        "x-spec": "SPEC A. Registry",
         tags: ["Registry"],
         response: {
           200: {
@@ -189,7 +191,8 @@ export const registryRoutes: FastifyPluginAsync<RegistryRoutesOptions> = async (
     {
       schema: {
         summary: "The registry's clock",
-        description: "SPEC A. Registry: the time transfers are checked against, in Unix seconds.",
+        description: "The time transfers are checked against, in Unix seconds.",
+        "x-spec": "SPEC A. Registry",
         tags: ["Registry"],
         response: {
           200: {

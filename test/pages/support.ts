@@ -123,6 +123,19 @@ export async function cast(
   return (await submit(stack, message)).hash;
 }
 
+/** A profile field of `user` (core.UserDataType), as a client sets it. */
+export async function setUserData(
+  stack: PagesStack,
+  user: User,
+  type: core.UserDataType,
+  value: string,
+): Promise<void> {
+  const message = unwrap(
+    await core.makeUserDataAdd({ type, value }, { fid: user.fid, network: MAINNET }, user.signer),
+  );
+  await submit(stack, message);
+}
+
 export interface KeyRequest {
   token: string;
   deeplinkUrl: string;

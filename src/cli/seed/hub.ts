@@ -22,6 +22,7 @@ import {
 import { demoKey } from "./accounts.js";
 import type { Tally } from "./tally.js";
 import { CASTS, URL_LIKES } from "./casts.js";
+import { avatarPath } from "../../explorer/avatar.js";
 import { ACCOUNTS, CHANNELS, HOST } from "./world.js";
 
 type Actors = Map<string, Actor>;
@@ -66,7 +67,8 @@ export async function seedProfiles(context: Context, actors: Actors, tally: Tall
     const fields: [UserDataType, string, string][] = [
       [UserDataType.DISPLAY, "USER_DATA_TYPE_DISPLAY", display],
       [UserDataType.BIO, "USER_DATA_TYPE_BIO", bio],
-      [UserDataType.PFP, "USER_DATA_TYPE_PFP", `${HOST}/avatars/${name}.png`],
+      // The stack's own generated avatar, so that the demo's faces show with no network.
+      [UserDataType.PFP, "USER_DATA_TYPE_PFP", `${context.api.base}${avatarPath(actor.account.fid)}`],
       [UserDataType.URL, "USER_DATA_TYPE_URL", `${HOST}/@${name}`],
     ];
     const have = new Map(

@@ -23,7 +23,8 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     {
       schema: {
         summary: "Discover cast actions",
-        description: "SPEC B. Client API: the top cast actions.",
+        description: "The top cast actions.",
+        "x-spec": "SPEC B. Client API",
         tags: ["Actions"],
         querystring: s.object({ list: { type: "string", enum: ["top"] }, ...s.paging }, ["list"]),
         response: actionList,
@@ -40,7 +41,8 @@ export const actionRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     {
       schema: {
         summary: "Discover composer actions",
-        description: "SPEC B. Client API: the top or featured composer actions.",
+        description: "The top or featured composer actions.",
+        "x-spec": "SPEC B. Client API",
         tags: ["Actions"],
         querystring: s.object({ list: { type: "string", enum: ["top", "featured"] }, ...s.paging }, ["list"]),
         response: actionList,

@@ -22,8 +22,8 @@ export const userBlockRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
       {
         schema: {
           summary: "Blocked users",
-          description:
-            "SPEC B. Client API: who blocks whom, optionally of one blocker; at /v1/ and /fc/ (SPEC Versioning 1).",
+          description: "Who blocks whom, optionally of one blocker; served at both /v1/ and /fc/.",
+          "x-spec": "SPEC B. Client API, SPEC Versioning 1",
           tags: ["Blocks"],
           querystring: s.object({ blockerFid: s.fid, ...s.paging }),
           response: s.envelope(s.result({ blockedUsers: { type: "array", items: s.blockedUser } }), true),

@@ -42,7 +42,8 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     {
       schema: {
         summary: "All channels",
-        description: "SPEC B. Channel, SPEC B. Client API: every channel.",
+        description: "Every channel, with its URL, lead, moderators and follower count.",
+        "x-spec": "SPEC B. Channel, SPEC B. Client API",
         tags: ["Channels"],
         querystring: s.object({}),
         response: s.envelope(s.result({ channels: { type: "array", items: s.channel } })),
@@ -56,7 +57,8 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     {
       schema: {
         summary: "Channel by id",
-        description: "SPEC B. Channel: one channel.",
+        description: "One channel, by its id.",
+        "x-spec": "SPEC B. Channel",
         tags: ["Channels"],
         querystring: s.object({ channelId: s.channelId }, ["channelId"]),
         response: channelReply,
@@ -71,7 +73,8 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
       schema: {
         summary: "Channel followers",
         description:
-          "SPEC B. Client API: a channel's followers; keeps the deprecated `fids` field (SPEC Errors 4, SPEC Versioning 4).",
+          "A channel's followers, newest first, with when each followed; the deprecated `fids` field lists the same fids.",
+        "x-spec": "SPEC B. Client API, SPEC Errors 4, SPEC Versioning 4",
         tags: ["Channel follows"],
         querystring: s.object({ channelId: s.channelId, ...s.paging }, ["channelId"]),
         response: s.envelope(
@@ -101,7 +104,8 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     {
       schema: {
         summary: "Channels a fid follows",
-        description: "SPEC B. Client API: the channels a fid follows.",
+        description: "The channels a fid follows.",
+        "x-spec": "SPEC B. Client API",
         tags: ["Channel follows"],
         querystring: s.object({ fid: s.fid, ...s.paging }, ["fid"]),
         response: s.envelope(s.result({ channels: { type: "array", items: s.followedChannel } }), true),
@@ -125,7 +129,8 @@ export const channelRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     {
       schema: {
         summary: "Whether a fid follows a channel",
-        description: "SPEC B. Client API: one fid's follow of one channel.",
+        description: "One fid's follow of one channel.",
+        "x-spec": "SPEC B. Client API",
         tags: ["Channel follows"],
         querystring: s.object({ fid: s.fid, channelId: s.channelId }, ["fid", "channelId"]),
         response: followReply,

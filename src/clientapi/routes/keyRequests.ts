@@ -42,7 +42,8 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
         schema: {
           summary: "Create a signed key request",
           description:
-            "SPEC Signed key request (pending), SPEC Authentication 2, 4, 5, 6: the app's key, its fid's EIP-712 signature and deadline, and an optional sponsorship.",
+            "An app asks a user to add its key: the key, the app fid's EIP-712 signature and deadline, and an optional sponsorship; the answer carries the link the user opens to approve.",
+          "x-spec": "SPEC Signed key request (pending), SPEC Authentication 2, 4, 5, 6",
           tags: ["Signed key requests"],
           body: keyRequestBody,
           response: keyRequestReply,
@@ -62,7 +63,8 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
       schema: {
         summary: "Signed key request by token",
         description:
-          "SPEC Signed key request: its state (pending, approved, completed) and, once completed, the user's fid.",
+          "A signed key request's state (pending, approved, completed) and, once completed, the fid of the user who approved it.",
+        "x-spec": "SPEC Signed key request",
         tags: ["Signed key requests"],
         querystring: s.object({ token }, ["token"]),
         response: keyRequestReply,
@@ -124,7 +126,8 @@ export const keyRequestRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
       schema: {
         summary: "Approve a request",
         description:
-          "SPEC Signed key request (approved → completed): the user's signature adds the key on chain.",
+          "The user's approval: their custody address's signature adds the app's key to their fid on chain.",
+        "x-spec": "SPEC Signed key request (approved → completed)",
         tags: ["Signed key requests"],
         body: {
           type: "object",

@@ -40,8 +40,8 @@ export const powerBadgeRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = asyn
     {
       schema: {
         summary: "Power badge holders",
-        description:
-          "SPEC B. Client API, SPEC Limits: the fids with a power badge, recalculated weekly on Tuesdays 12:00 UTC.",
+        description: "The fids with a power badge, recalculated weekly on Tuesdays 12:00 UTC.",
+        "x-spec": "SPEC B. Client API, SPEC Limits",
         tags: ["Power badges"],
         querystring: s.object({}),
         response: s.envelope(s.result({ fids: fidArray })),

@@ -1,5 +1,5 @@
-// castnet pages: live events from the hub's stream, approval with an injected wallet, and profile
-// pictures that fail to load left out. The pages work without this file; it only adds to them.
+// castnet pages: live events from the hub's stream said in words, approval with an injected wallet,
+// and profile pictures that fail to load replaced by the generated avatar. The pages work without this file; it only adds to them.
 // Text from the network is set with textContent only.
 "use strict";
 
@@ -14,41 +14,205 @@ function element(tag, text, attributes) {
 }
 
 function eventMessage(event) {
-  const body = event.mergeMessageBody || event.pruneMessageBody || event.revokeMessageBody;
+  const body =
+    event.mergeMessageBody || event.pruneMessageBody || event.revokeMessageBody || event.mergeFailureBody;
   return body && body.message;
+}
+
+function eventProof(event) {
+  const body = event.mergeUsernameProofBody;
+  return body && (body.usernameProof || body.deletedUsernameProof);
 }
 
 function eventFid(event) {
   const message = eventMessage(event);
   if (message) return message.data.fid;
-  const proof = event.mergeUsernameProofBody && event.mergeUsernameProofBody.usernameProof;
+  const proof = eventProof(event);
   if (proof) return proof.fid;
   const chain = event.mergeOnChainEventBody && event.mergeOnChainEventBody.onChainEvent;
   return chain ? chain.fid : undefined;
 }
 
-function eventItem(event) {
+// Usernames of the fids the feed names, read once each from the hub (GET /v1/userDataByFid).
+const usernames = new Map();
+function username(hub, fid) {
+  if (!usernames.has(fid))
+    usernames.set(
+      fid,
+      fetch(`${hub}/v1/userDataByFid?fid=${fid}`)
+        .then((response) => (response.ok ? response.json() : { messages: [] }))
+        .then(({ messages }) => {
+          const found = (messages || []).find(
+            (m) => m.data.userDataBody && m.data.userDataBody.type === "USER_DATA_TYPE_USERNAME",
+          );
+          return found && found.data.userDataBody.value ? found.data.userDataBody.value : undefined;
+        })
+        .catch(() => undefined),
+    );
+  return usernames.get(fid);
+}
+
+const FIELDS = {
+  USER_DATA_TYPE_PFP: "profile picture",
+  USER_DATA_TYPE_DISPLAY: "display name",
+  USER_DATA_TYPE_BIO: "bio",
+  USER_DATA_TYPE_URL: "URL",
+  USER_DATA_TYPE_USERNAME: "username",
+  USER_DATA_TYPE_LOCATION: "location",
+  USER_DATA_TYPE_TWITTER: "X username",
+  USER_DATA_TYPE_GITHUB: "GitHub username",
+  USER_DATA_TYPE_BANNER: "banner",
+};
+
+const words = (name, prefix) => String(name).replace(prefix, "").toLowerCase().replaceAll("_", " ");
+const excerpt = (text) => `“${text.length > 80 ? `${text.slice(0, 80)}…` : text}”`;
+
+// The event said in words, as the events page says it (src/explorer/eventText.ts): pieces of text
+// and links, with `who(fid)` naming a fid.
+function sentence(event, who) {
+  const castLink = (fid, hash) =>
+    HASH.test(hash)
+      ? element("a", `${hash.slice(0, 10)}…`, { href: `/cast/${Number(fid)}/${hash}` })
+      : "a cast";
+  const message = eventMessage(event);
+  const about = (m) => {
+    const data = m.data;
+    const by = who(data.fid);
+    const reaction = data.reactionBody || {};
+    const recast = reaction.type === "REACTION_TYPE_RECAST";
+    const target = () =>
+      reaction.targetCastId
+        ? [
+            castLink(reaction.targetCastId.fid, reaction.targetCastId.hash),
+            " by ",
+            who(reaction.targetCastId.fid),
+          ]
+        : [String(reaction.targetUrl || "")];
+    switch (data.type) {
+      case "MESSAGE_TYPE_CAST_ADD": {
+        const body = data.castAddBody || {};
+        const parent = body.parentCastId;
+        const how = parent
+          ? ["replied to ", castLink(parent.fid, parent.hash), " by ", who(parent.fid), " with"]
+          : ["cast"];
+        return [by, " ", ...how, " ", castLink(data.fid, m.hash), ": ", excerpt(String(body.text || ""))];
+      }
+      case "MESSAGE_TYPE_CAST_REMOVE":
+        return [
+          by,
+          " removed cast ",
+          String((data.castRemoveBody || {}).targetHash || "").slice(0, 10) + "…",
+        ];
+      case "MESSAGE_TYPE_REACTION_ADD":
+        return [by, recast ? " recast " : " liked ", ...target()];
+      case "MESSAGE_TYPE_REACTION_REMOVE":
+        return [by, ` took back a ${recast ? "recast" : "like"} of `, ...target()];
+      case "MESSAGE_TYPE_LINK_ADD":
+      case "MESSAGE_TYPE_LINK_REMOVE": {
+        const link = data.linkBody || {};
+        const whom = link.targetFid === undefined ? "someone" : who(link.targetFid);
+        const add = data.type === "MESSAGE_TYPE_LINK_ADD";
+        return link.type === "follow"
+          ? [by, add ? " followed " : " unfollowed ", whom]
+          : [by, ` ${add ? "added" : "removed"} a ${link.type} link to `, whom];
+      }
+      case "MESSAGE_TYPE_LINK_COMPACT_STATE":
+        return [by, " compacted their follows"];
+      case "MESSAGE_TYPE_USER_DATA_ADD": {
+        const body = data.userDataBody || {};
+        const field = FIELDS[body.type] || words(body.type, "USER_DATA_TYPE_");
+        if (!body.value) return [by, ` cleared their ${field}`];
+        if (body.type === "USER_DATA_TYPE_PFP" || body.type === "USER_DATA_TYPE_BANNER")
+          return [by, ` set a new ${field}`];
+        return [by, ` set ${field} to “${body.value}”`];
+      }
+      case "MESSAGE_TYPE_VERIFICATION_ADD_ETH_ADDRESS":
+        return [by, ` verified address ${(data.verificationAddAddressBody || {}).address}`];
+      case "MESSAGE_TYPE_VERIFICATION_REMOVE":
+        return [by, " removed a verified address"];
+      case "MESSAGE_TYPE_USERNAME_PROOF":
+        return [by, ` proved the name ${(data.usernameProofBody || {}).name}`];
+      default:
+        return [by, ` sent a ${words(data.type, "MESSAGE_TYPE_")} message`];
+    }
+  };
+  switch (event.type) {
+    case "HUB_EVENT_TYPE_MERGE_MESSAGE":
+      return message ? about(message) : ["a message"];
+    case "HUB_EVENT_TYPE_PRUNE_MESSAGE":
+      return ["pruned for lack of storage: ", ...(message ? about(message) : ["a message"])];
+    case "HUB_EVENT_TYPE_REVOKE_MESSAGE":
+      return ["revoked with its key: ", ...(message ? about(message) : ["a message"])];
+    case "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF": {
+      const body = event.mergeUsernameProofBody || {};
+      if (body.usernameProof)
+        return ["the name ", body.usernameProof.name, " is now ", who(body.usernameProof.fid), "'s"];
+      if (body.deletedUsernameProof)
+        return ["the name ", body.deletedUsernameProof.name, " left ", who(body.deletedUsernameProof.fid)];
+      return ["a name changed"];
+    }
+    case "HUB_EVENT_TYPE_MERGE_ON_CHAIN_EVENT": {
+      const chain = (event.mergeOnChainEventBody || {}).onChainEvent;
+      if (!chain) return ["an on-chain event"];
+      const by = who(chain.fid);
+      if (chain.type === "EVENT_TYPE_ID_REGISTER") {
+        const type = (chain.idRegisterEventBody || {}).eventType;
+        if (type === "ID_REGISTER_EVENT_TYPE_REGISTER")
+          return by.textContent.startsWith("@")
+            ? [by, ` registered as fid ${chain.fid}`]
+            : [by, " registered"];
+        if (type === "ID_REGISTER_EVENT_TYPE_TRANSFER")
+          return [by, ` moved to custody address ${chain.idRegisterEventBody.to}`];
+        return [by, " changed their recovery address"];
+      }
+      if (chain.type === "EVENT_TYPE_SIGNER") {
+        const type = (chain.signerEventBody || {}).eventType;
+        if (type === "SIGNER_EVENT_TYPE_ADD") return ["key added for ", by];
+        if (type === "SIGNER_EVENT_TYPE_REMOVE") return ["key removed from ", by];
+        return ["keys reset for ", by];
+      }
+      if (chain.type === "EVENT_TYPE_STORAGE_RENT") {
+        const units = Number((chain.storageRentEventBody || {}).units || 0);
+        return [by, ` got ${units} ${units === 1 ? "unit" : "units"} of storage`];
+      }
+      if (chain.type === "EVENT_TYPE_SIGNER_MIGRATED") return ["signers migrated"];
+      return [by, `: ${words(chain.type, "EVENT_TYPE_")}`];
+    }
+    case "HUB_EVENT_TYPE_MERGE_FAILURE":
+      return [`a message was refused: ${(event.mergeFailureBody || {}).reason || ""}`];
+    case "HUB_EVENT_TYPE_BLOCK_CONFIRMED":
+      return [`block ${(event.blockConfirmedBody || {}).blockNumber} confirmed`];
+    default:
+      return [String(event.type)];
+  }
+}
+
+/** The fids an event names (eventText.ts's eventFids). */
+function namedFids(event) {
+  const message = eventMessage(event);
+  const data = message ? message.data : {};
+  const proof = eventProof(event);
+  const chain = event.mergeOnChainEventBody && event.mergeOnChainEventBody.onChainEvent;
+  return [
+    data.fid,
+    data.linkBody && data.linkBody.targetFid,
+    data.reactionBody && data.reactionBody.targetCastId && data.reactionBody.targetCastId.fid,
+    data.castAddBody && data.castAddBody.parentCastId && data.castAddBody.parentCastId.fid,
+    proof && proof.fid,
+    chain && chain.fid,
+  ].filter((fid) => Number.isSafeInteger(fid) && fid > 0);
+}
+
+async function eventItem(hub, event) {
+  const names = new Map();
+  await Promise.all(namedFids(event).map(async (fid) => names.set(fid, await username(hub, fid))));
+  const who = (fid) =>
+    element("a", names.get(fid) ? `@${names.get(fid)}` : `fid ${Number(fid)}`, {
+      href: `/fid/${Number(fid)}`,
+    });
   const item = element("li");
   item.append(element("span", `#${event.id}`, { class: "event-id" }), " ");
-  item.append(String(event.type).replace("HUB_EVENT_TYPE_", "").toLowerCase().replaceAll("_", " "), ": ");
-  const message = eventMessage(event);
-  if (message) {
-    item.append(String(message.data.type).replace("MESSAGE_TYPE_", "").toLowerCase());
-    const text = message.data.castAddBody && message.data.castAddBody.text;
-    if (message.data.type === "MESSAGE_TYPE_CAST_ADD" && HASH.test(message.hash)) {
-      item.append(" ");
-      const link = element("a", message.hash.slice(0, 10) + "…", {
-        href: `/cast/${Number(message.data.fid)}/${message.hash}`,
-      });
-      item.append(link);
-      if (typeof text === "string") item.append(" ", element("q", text.slice(0, 140)));
-    }
-  }
-  const fid = eventFid(event);
-  if (Number.isSafeInteger(fid)) {
-    item.append(" · ");
-    item.append(element("a", `fid ${fid}`, { href: `/fid/${fid}` }));
-  }
+  item.append(...sentence(event, who));
   return item;
 }
 
@@ -62,6 +226,8 @@ function startLiveFeed(list) {
   status.textContent = "Connecting to the hub's event stream…";
   source.onopen = () => (status.textContent = "Live: new events appear here as the hub merges them.");
   source.onerror = () => (status.textContent = "The event stream was interrupted; reconnecting…");
+  // Items are made in the order events arrive, each after the names it needs are read.
+  let shown = Promise.resolve();
   source.onmessage = (message) => {
     let event;
     try {
@@ -71,8 +237,11 @@ function startLiveFeed(list) {
     }
     if (type && event.type !== type) return;
     if (fid !== undefined && eventFid(event) !== fid) return;
-    list.prepend(eventItem(event));
-    while (list.children.length > MAX_LIVE) list.lastElementChild.remove();
+    const item = eventItem(hub, event);
+    shown = shown.then(async () => {
+      list.prepend(await item);
+      while (list.children.length > MAX_LIVE) list.lastElementChild.remove();
+    });
   };
 }
 
@@ -177,12 +346,16 @@ function startWallet(section) {
 }
 
 // A profile picture is a URL its owner chose; when its host does not answer with an image, the page
-// leaves it out rather than show a broken one. It may have failed before this deferred script ran.
-function dropIfBroken(image) {
-  if (image.complete && image.naturalWidth === 0) image.remove();
-  else image.addEventListener("error", () => image.remove(), { once: true });
+// shows the generated avatar instead of a broken one. It may have failed before this deferred script ran.
+function fallBackIfBroken(image) {
+  const fallback = image.dataset.fallback;
+  const swap = () => {
+    if (fallback && image.getAttribute("src") !== fallback) image.src = fallback;
+  };
+  if (image.complete && image.naturalWidth === 0) swap();
+  else image.addEventListener("error", swap, { once: true });
 }
 
-document.querySelectorAll("img.avatar").forEach(dropIfBroken);
+document.querySelectorAll("img.avatar").forEach(fallBackIfBroken);
 document.querySelectorAll("[data-live-feed]").forEach(startLiveFeed);
 document.querySelectorAll("[data-wallet]").forEach(startWallet);

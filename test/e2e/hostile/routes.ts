@@ -680,10 +680,16 @@ export function routes(fx: Fixtures): Route[] {
       page: true,
       params: { id: { kind: "text", valid: "welcome", required: true } },
     }),
+    api("GET", "/channels", { page: true }),
+    api("GET", "/avatars/:fid.svg", {
+      page: true,
+      params: { fid: { kind: "fid", valid: alice, required: true } },
+    }),
     api("GET", "/events", {
       page: true,
       query: {
         from: { kind: "uint", valid: "0" },
+        before: { kind: "fid", valid: "1" },
         type: { kind: "enum" },
         fid: { kind: "fid", valid: alice },
       },

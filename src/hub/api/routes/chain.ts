@@ -54,8 +54,8 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     {
       schema: {
         summary: "Signer events by fid",
-        description:
-          "SPEC Events 5, SPEC C. On-chain event: a fid's active signer keys; with signer, that key's event.",
+        description: "The keys that may sign for a fid now; with signer, that key's event.",
+        "x-spec": "SPEC Events 5, SPEC C. On-chain event",
         tags: ["On-chain events"],
         querystring: {
           type: "object",
@@ -82,7 +82,8 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     {
       schema: {
         summary: "On-chain events by fid",
-        description: "SPEC Events 5, SPEC C. On-chain event: a fid's events of one type.",
+        description: "A fid's on-chain events of one type (signers, storage rent, id registry).",
+        "x-spec": "SPEC Events 5, SPEC C. On-chain event",
         tags: ["On-chain events"],
         querystring: {
           type: "object",
@@ -104,7 +105,8 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     {
       schema: {
         summary: "Id-register event by address",
-        description: "SPEC Events 5: the id-register event of the fid an address holds in custody.",
+        description: "Which fid an address holds in custody: the fid's id-register event.",
+        "x-spec": "SPEC Events 5",
         tags: ["On-chain events"],
         querystring: { type: "object", required: ["address"], properties: { address: text } },
         response: { 200: eventSchema },
@@ -122,7 +124,8 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     {
       schema: {
         summary: "Registered fids",
-        description: "SPEC C. Hub: every fid the hub knows, a page at a time.",
+        description: "Every fid the hub knows, a page at a time.",
+        "x-spec": "SPEC C. Hub",
         tags: ["On-chain events"],
         querystring: { type: "object", properties: { ...pagingProperties } },
         response: {
@@ -145,7 +148,8 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     {
       schema: {
         summary: "Storage limits by fid",
-        description: "SPEC C. Hub: how many messages of each kind a fid's rented storage holds.",
+        description: "How many messages of each kind a fid's rented storage holds.",
+        "x-spec": "SPEC C. Hub",
         tags: ["On-chain events"],
         querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
         response: {

@@ -18,7 +18,8 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
       schema: {
         summary: "Hub events",
         description:
-          "SPEC Events 1, 2, 4: events in merge order from an id, each with its integer id; kept 3 days.",
+          "The hub's event log, 100 events from an event id on, in the order the hub merged them; events are kept three days.",
+        "x-spec": "SPEC Events 1, 2, 4",
         tags: ["Events"],
         querystring: { type: "object", properties: { from_event_id: integer } },
         response: {
@@ -47,7 +48,8 @@ export const eventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
     {
       schema: {
         summary: "Hub event by id",
-        description: "SPEC Events 1: one event by its id.",
+        description: "One event by its id.",
+        "x-spec": "SPEC Events 1",
         tags: ["Events"],
         querystring: { type: "object", properties: { event_id: integer, id: integer } },
         response: { 200: eventSchema },

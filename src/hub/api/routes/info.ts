@@ -11,7 +11,8 @@ export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, 
     {
       schema: {
         summary: "Hub info",
-        description: "SPEC C. Hub: the hub's version, network and, with dbstats, its counts.",
+        description: "The hub's version, network and, with dbstats, its counts.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Info"],
         querystring: { type: "object", properties: { dbstats: text } },
         response: {

@@ -63,7 +63,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Cast by id",
-        description: "SPEC C. Hub, SPEC C. Message envelope: one CAST_ADD by fid and hash.",
+        description: "One cast, by its author's fid and its hash.",
+        "x-spec": "SPEC C. Hub, SPEC C. Message envelope",
         tags: ["Casts"],
         ...schemaOfOne(["fid", "hash"], { fid: integer, hash: text }),
       },
@@ -81,7 +82,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       schema: {
         summary: "Cast by hash",
         description:
-          "SPEC C. Hub (castnet's own read): the stored CAST_ADD with this hash, without its fid, or the one with the lowest hash that starts with these hex digits (8 or more).",
+          "The cast with this hash, whoever cast it, or the one with the lowest hash that starts with these hex digits (8 or more). castnet's own read: the reference hub has none.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfOne(["hash"], { hash: text }),
       },
@@ -97,7 +99,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Casts by fid",
-        description: "SPEC C. Hub: a fid's casts, a page at a time.",
+        description: "A fid's casts, a page at a time.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfPage(["fid"], { fid: integer }),
       },
@@ -111,7 +114,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Casts by parent",
-        description: "SPEC C. Hub: the replies to a cast (fid and hash) or to a URL.",
+        description: "The replies to a cast (fid and hash) or to a URL.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfPage([], { fid: integer, hash: text, url: text }),
       },
@@ -132,7 +136,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Casts by mention",
-        description: "SPEC C. Hub: casts that mention a fid.",
+        description: "Casts that mention a fid.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Casts"],
         ...schemaOfPage(["fid"], { fid: integer }),
       },
@@ -146,7 +151,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reaction by id",
-        description: "SPEC C. Hub: one reaction of a fid to a cast or URL.",
+        description: "One reaction of a fid to a cast or URL.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfOne(["fid", "reaction_type"], {
           fid: integer,
@@ -178,7 +184,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reactions by fid",
-        description: "SPEC C. Hub: a fid's reactions, optionally of one type.",
+        description: "A fid's reactions, optionally of one type.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfPage(["fid"], { fid: integer, reaction_type: text }),
       },
@@ -197,7 +204,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reactions by cast",
-        description: "SPEC C. Hub: the reactions to a cast.",
+        description: "The reactions to a cast.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfPage(["target_fid", "target_hash"], {
           target_fid: integer,
@@ -222,7 +230,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Reactions by target URL",
-        description: "SPEC C. Hub: the reactions to a URL.",
+        description: "The reactions to a URL.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
         ...schemaOfPage(["url"], {
           url: { type: "string", minLength: 1, maxLength: 1024 },
@@ -244,7 +253,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Link by id",
-        description: "SPEC C. Hub: one link of a fid to another.",
+        description: "One link of a fid to another.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Links"],
         ...schemaOfOne(["fid", "target_fid", "link_type"], {
           fid: integer,
@@ -264,7 +274,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Links by fid",
-        description: "SPEC C. Hub: the links a fid made.",
+        description: "The links a fid made.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Links"],
         ...schemaOfPage(["fid"], { fid: integer, link_type: LINK_TYPE }),
       },
@@ -280,7 +291,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Links by target fid",
-        description: "SPEC C. Hub: the links made to a fid.",
+        description: "The links made to a fid.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Links"],
         ...schemaOfPage(["target_fid"], { target_fid: integer, link_type: LINK_TYPE }),
       },
@@ -301,7 +313,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
       schema: {
         summary: "User data by fid",
         description:
-          "SPEC C. Hub: a fid's profile fields; with user_data_type, that one message. SPEC rule 2: the USERNAME field makes a registered name the username.",
+          "A fid's profile fields (display name, bio, picture, username, …); with user_data_type, that one field's message. A username is a name the fid holds at the registry.",
+        "x-spec": "SPEC C. Hub, SPEC rule 2",
         tags: ["User data"],
         querystring: {
           type: "object",
@@ -326,7 +339,8 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
     {
       schema: {
         summary: "Verifications by fid",
-        description: "SPEC C. Hub: the addresses a fid verified; with address, that one message.",
+        description: "The addresses a fid verified; with address, that one message.",
+        "x-spec": "SPEC C. Hub",
         tags: ["Verifications"],
         querystring: {
           type: "object",

@@ -25,7 +25,8 @@ export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
     {
       schema: {
         summary: "Username proof by name",
-        description: "SPEC C. Username proof: the proof of a name.",
+        description: "The proof of a name.",
+        "x-spec": "SPEC C. Username proof",
         tags: ["Username proofs"],
         querystring: {
           type: "object",
@@ -43,7 +44,8 @@ export const proofRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify,
     {
       schema: {
         summary: "Username proofs by fid",
-        description: "SPEC C. Username proof: the proofs of a fid's names.",
+        description: "The proofs of a fid's names.",
+        "x-spec": "SPEC C. Username proof",
         tags: ["Username proofs"],
         querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
         response: {

@@ -73,7 +73,8 @@ export const streamRoutes: FastifyPluginAsync<HubRoutesOptions> = async (
       schema: {
         summary: "Hub events as a stream",
         description:
-          "SPEC Events 3: castnet's push delivery, as server-sent events resumable with Last-Event-ID.",
+          "The event log pushed as server-sent events as the hub merges them; a reconnecting client resumes with Last-Event-ID.",
+        "x-spec": "SPEC Events 3",
         tags: ["Events"],
         querystring: { type: "object", properties: { from_event_id: integer } },
         // The stream is written to the socket (hijacked), so this documents it without serialising.

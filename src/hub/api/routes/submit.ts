@@ -69,7 +69,8 @@ export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { 
         ...rpcAuth,
         summary: "Submit a message",
         description:
-          "SPEC rules 4, 5, SPEC Errors 1, 3, SPEC Authentication 3: one protobuf Message; answered with its JSON, or a HubError with a non-success status.",
+          "Checks and stores one signed protobuf message: the answer is the stored message as JSON, or a HubError saying why it was refused.",
+        "x-spec": "SPEC rules 4, 5, SPEC Errors 1, 3, SPEC Authentication 3",
         tags: ["Submit"],
         response: { 200: messageSchema },
       },
@@ -83,7 +84,8 @@ export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { 
       bodyLimit: MAX_MESSAGE_BYTES,
       schema: {
         summary: "Validate a message",
-        description: "SPEC Errors 1: the checks of submitMessage without storing the message.",
+        description: "Checks a message as submitMessage does, without storing it.",
+        "x-spec": "SPEC Errors 1",
         tags: ["Submit"],
         response: {
           200: {
@@ -108,7 +110,9 @@ export const submitRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, { 
       schema: {
         ...rpcAuth,
         summary: "Submit messages in bulk",
-        description: "SPEC Errors 1: many protobuf messages; each answered with its message or its error.",
+        description:
+          "Checks and stores many protobuf messages, each on its own: the answer lists each stored message or its error.",
+        "x-spec": "SPEC Errors 1",
         tags: ["Submit"],
         response: {
           200: {
