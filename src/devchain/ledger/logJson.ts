@@ -2,11 +2,24 @@
  * A log as nodes answer it, in eth_getLogs, filters and receipts: rendered once, when its block is
  * mined, and kept beside it (chain_logs.json), so that a query answers stored text.
  */
-import type { MinedLog } from "./logStore.js";
+import type { Hex } from "viem";
+
+/** What a log's JSON says: a mined log (logStore.ts's MinedLog) has each of these. */
+interface RenderedLog {
+  address: Hex;
+  topics: readonly Hex[];
+  data: Hex;
+  blockNumber: number;
+  blockHash: Hex;
+  blockTimestamp: number;
+  transactionHash: Hex;
+  transactionIndex: number;
+  logIndex: number;
+}
 
 const quantity = (value: number) => `0x${value.toString(16)}`;
 
-export function renderLog(log: MinedLog): string {
+export function renderLog(log: RenderedLog): string {
   return JSON.stringify({
     address: log.address,
     topics: log.topics,
