@@ -1,6 +1,7 @@
 /** Logs: what each mined transaction emitted, in block order, and the filters eth_getLogs applies. */
 import { type Address, getAddress, type Hex } from "viem";
 import { toHex } from "../../protocol/hex.js";
+import { runCompiled } from "../../storage/index.js";
 import type { DevchainDb } from "../tables.js";
 import { renderLog } from "./logJson.js";
 
@@ -113,9 +114,21 @@ export async function logJsonMatching(
   filter: LogFilter,
   limit: number,
 ): Promise<{ blockNumber: number; json: string }[]> {
-  const rows = await matching(db, filter, limit)
-    .select(["chain_logs.block_number", "chain_logs.json"])
-    .execute();
+  // Compiled once per form of filter (src/storage/compiled.ts): how many addresses, and which topic
+  // positions are constrained; the parameters in the order the query takes them.
+  const addresses = (filter.addresses ?? []).map((a) => a.toLowerCase());
+  const topics = (filter.topics ?? []).slice(0, TOPIC_COLUMNS.length);
+  const shape = `devchain log json a${addresses.length} t${topics.map((t) => (t === null ? "-" : t.length)).join(",")}`;
+  const parameters: unknown[] = [filter.fromBlock, filter.toBlock, ...addresses];
+  for (const wanted of topics)
+    if (wanted !== null) parameters.push(...wanted.map((topic) => Buffer.from(topic.slice(2), "hex")));
+  parameters.push(limit);
+  const rows = await runCompiled(
+    db,
+    shape,
+    () => matching(db, filter, limit).select(["chain_logs.block_number", "chain_logs.json"]),
+    parameters,
+  );
   return rows.map((row) => ({ blockNumber: Number(row.block_number), json: row.json }));
 }
 

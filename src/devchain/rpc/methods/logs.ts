@@ -42,7 +42,9 @@ function topicsOf(value: unknown): (Hex[] | null)[] | undefined {
     throw RpcError.invalidParams("filter.topics must be an array of at most 4 positions");
   return value.map((position, i) => {
     if (position === null) return null;
-    if (Array.isArray(position)) return position.map((t, j) => parseHash(t, `filter.topics[${i}][${j}]`));
+    // An empty OR-list constrains nothing, as geth reads it.
+    if (Array.isArray(position))
+      return position.length === 0 ? null : position.map((t, j) => parseHash(t, `filter.topics[${i}][${j}]`));
     return [parseHash(position, `filter.topics[${i}]`)];
   });
 }
