@@ -2,8 +2,9 @@
  * The protocol's onboarding as its official guide writes it, with viem and @farcaster/core's ABIs,
  * addresses and EIP-712 signer, pointed at the devchain's JSON-RPC: an app fid through
  * IdGateway.register, a user's fid, key and storage in one Bundler.register, KeyGateway.add,
- * StorageRegistry.rent; the reverts viem names; an auth-address key; and a hub following the chain
- * that then accepts the user's casts signed by the key.
+ * StorageRegistry.rent; the reverts viem names; an auth-address key; a hub following the chain
+ * that then accepts the user's casts signed by the key; and the fid moved by IdRegistry.transfer
+ * and taken back by its recovery address.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -253,6 +254,96 @@ for (const engine of await testEngines()) {
         body: core.Message.encode(cast._unsafeUnwrap()).finish(),
       });
       assert.equal(response.status, 200, await response.text());
+    });
+
+    it("moves the user's fid with IdRegistry.transfer, its recovery address takes it back, and the hub follows both", async () => {
+      const hub = stack.urls.hub!;
+      const newOwner = account("onboarding new owner");
+      await publicClient().request({
+        method: "castnet_setBalance" as never,
+        params: [recovery.address, toHex(parseEther("1"))] as never,
+      });
+      const nonceOf = (who: Hex) =>
+        publicClient().readContract({ ...idRegistry, functionName: "nonces", args: [who] });
+      const custodyOf = () =>
+        publicClient().readContract({ ...idRegistry, functionName: "custodyOf", args: [userFid] });
+      /** The hub's latest id-registry event for an address, once it is a transfer (it follows the chain a moment later). */
+      const hubTransferTo = async (address: Hex) => {
+        const until = Date.now() + 10_000;
+        for (;;) {
+          const answer = await fetch(`${hub}/v1/onChainIdRegistryEventByAddress?address=${address}`);
+          const event =
+            answer.status === 200
+              ? ((await answer.json()) as {
+                  fid: number;
+                  idRegisterEventBody: { eventType: string; to: string };
+                })
+              : undefined;
+          const seen = event && {
+            fid: event.fid,
+            type: event.idRegisterEventBody.eventType,
+            to: event.idRegisterEventBody.to,
+          };
+          if (seen?.type === "ID_REGISTER_EVENT_TYPE_TRANSFER" || Date.now() > until) return seen;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+
+      const transfer = await ok(
+        new core.ViemLocalEip712Signer(newOwner).signTransfer({
+          fid: userFid,
+          to: newOwner.address,
+          nonce: await nonceOf(newOwner.address),
+          deadline,
+        }),
+      );
+      const moved = await wallet(user).writeContract({
+        ...idRegistry,
+        functionName: "transfer",
+        args: [newOwner.address, deadline, bytesToHex(transfer)],
+      });
+      assert.equal((await publicClient().waitForTransactionReceipt({ hash: moved })).status, "success");
+      assert.equal((await custodyOf()).toLowerCase(), newOwner.address.toLowerCase());
+      assert.deepEqual(await hubTransferTo(newOwner.address), {
+        fid: Number(userFid),
+        type: "ID_REGISTER_EVENT_TYPE_TRANSFER",
+        to: newOwner.address.toLowerCase(),
+      });
+
+      // The recovery address takes the fid back to the user, who signs to receive it.
+      const receive = await ok(
+        new core.ViemLocalEip712Signer(user).signTransfer({
+          fid: userFid,
+          to: user.address,
+          nonce: await nonceOf(user.address),
+          deadline,
+        }),
+      );
+      const recovered = await wallet(recovery).writeContract({
+        ...idRegistry,
+        functionName: "recover",
+        args: [newOwner.address, user.address, deadline, bytesToHex(receive)],
+      });
+      assert.equal((await publicClient().waitForTransactionReceipt({ hash: recovered })).status, "success");
+      assert.equal((await custodyOf()).toLowerCase(), user.address.toLowerCase());
+      assert.deepEqual(await hubTransferTo(user.address), {
+        fid: Number(userFid),
+        type: "ID_REGISTER_EVENT_TYPE_TRANSFER",
+        to: user.address.toLowerCase(),
+      });
+
+      // Only the recovery address may recover: the user's own try reverts with the contract's error.
+      const refused = await wallet(user)
+        .writeContract({
+          ...idRegistry,
+          functionName: "recover",
+          args: [user.address, newOwner.address, deadline, bytesToHex(transfer)],
+        })
+        .then(
+          () => undefined,
+          (error: unknown) => revertName(error),
+        );
+      assert.equal(refused, "Unauthorized");
     });
 
     it("keeps castnet_setBalance from a web page of another site", async () => {
