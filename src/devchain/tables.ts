@@ -13,6 +13,8 @@ export interface DevchainTables {
     /** Wei, decimal. */
     base_fee_per_gas: Generated<string>;
     gas_used: Generated<number>;
+    /** 256 bytes: the bloom of the block's logs (ledger/bloom.ts). */
+    logs_bloom: Uint8Array;
   };
   /** Every value of the modelled state (src/devchain/contracts/state.ts) with the block that wrote it. */
   chain_state: { key: string; block_number: number; value: string };

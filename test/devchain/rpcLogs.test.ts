@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type Address, encodeEventTopics, type Hex, numberToHex, pad, toHex } from "viem";
 import { type Devchain, createDevchain } from "../../src/devchain/index.js";
+import { logsBloom } from "../../src/devchain/ledger/bloom.js";
 import { createLogger, listen } from "../../src/http/index.js";
 import { idRegistryAbi } from "../../src/protocol/registryAbis.js";
 import { CONTRACT_ADDRESSES } from "../../src/protocol/registryAddresses.js";
@@ -142,5 +143,31 @@ describe("eth_getLogs and filters", () => {
       code: -32000,
       message: "filter not found",
     });
+  });
+
+  it("gives blocks and receipts the bloom of their logs, and an empty block an empty one", async () => {
+    const block = (await rpc("eth_getBlockByNumber", "0x2", false)).result as {
+      logsBloom: Hex;
+      transactions: Hex[];
+    };
+    const expected = toHex(
+      logsBloom([
+        {
+          address: CONTRACT_ADDRESSES.idRegistry,
+          topics: (await logs({ fromBlock: "0x2", toBlock: "0x2" }))[0]!.topics,
+        },
+      ]),
+    );
+    assert.equal(block.logsBloom, expected);
+    const receipt = (await rpc("eth_getTransactionReceipt", block.transactions[0])).result as {
+      logsBloom: Hex;
+    };
+    assert.equal(receipt.logsBloom, expected);
+    await rpc("castnet_mine");
+    const empty = (await rpc("eth_getBlockByNumber", "latest", false)).result as {
+      logsBloom: Hex;
+      transactions: Hex[];
+    };
+    assert.deepEqual([empty.transactions, empty.logsBloom], [[], `0x${"00".repeat(256)}`]);
   });
 });

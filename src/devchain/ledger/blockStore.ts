@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { encodePacked, type Hex, keccak256 } from "viem";
 import { toHex } from "../../protocol/hex.js";
 import { runCompiled } from "../../storage/index.js";
+import { logsBloom } from "./bloom.js";
 import type { DevchainDb } from "../tables.js";
 
 export interface StoredBlock {
@@ -13,6 +14,8 @@ export interface StoredBlock {
   timestamp: number;
   baseFeePerGas: bigint;
   gasUsed: bigint;
+  /** The bloom of every log the block's transactions emitted (bloom.ts). */
+  logsBloom: Hex;
 }
 
 type Row = {
@@ -22,6 +25,7 @@ type Row = {
   timestamp: number;
   base_fee_per_gas: string;
   gas_used: number;
+  logs_bloom: Uint8Array;
 };
 
 function storedBlock(row: Row): StoredBlock {
@@ -32,10 +36,19 @@ function storedBlock(row: Row): StoredBlock {
     timestamp: Number(row.timestamp),
     baseFeePerGas: BigInt(row.base_fee_per_gas),
     gasUsed: BigInt(row.gas_used),
+    logsBloom: toHex(new Uint8Array(row.logs_bloom)),
   };
 }
 
-const COLUMNS = ["number", "hash", "parent_hash", "timestamp", "base_fee_per_gas", "gas_used"] as const;
+const COLUMNS = [
+  "number",
+  "hash",
+  "parent_hash",
+  "timestamp",
+  "base_fee_per_gas",
+  "gas_used",
+  "logs_bloom",
+] as const;
 
 // Compiled once (src/storage/compiled.ts): every JSON-RPC read resolves its block with one of these.
 
@@ -89,6 +102,7 @@ export async function insertBlock(trx: DevchainDb, block: StoredBlock): Promise<
       timestamp: block.timestamp,
       base_fee_per_gas: block.baseFeePerGas.toString(),
       gas_used: Number(block.gasUsed),
+      logs_bloom: Buffer.from(block.logsBloom.slice(2), "hex"),
     })
     .execute();
 }
@@ -108,6 +122,7 @@ export async function ensureGenesis(
     timestamp: nowSeconds,
     baseFeePerGas: baseFee,
     gasUsed: 0n,
+    logsBloom: toHex(logsBloom([])),
   };
   await insertBlock(trx, genesis);
   return genesis;

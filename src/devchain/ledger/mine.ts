@@ -8,6 +8,8 @@ import { StateOverlay } from "../contracts/state.js";
 import type { DevchainDb } from "../tables.js";
 import { blockHash, insertBlock, latestStoredBlock, type StoredBlock } from "./blockStore.js";
 import { type BlockEnv, executeTransaction } from "./execute.js";
+import { toHex } from "../../protocol/hex.js";
+import { logsBloom } from "./bloom.js";
 import { insertLogs, type StoredLog } from "./logStore.js";
 import { stateAt, writeState } from "./stateStore.js";
 import { completeTransaction, pendingTransactions } from "./txStore.js";
@@ -56,6 +58,7 @@ export async function mineBlock(
     timestamp,
     baseFeePerGas: env.baseFee,
     gasUsed,
+    logsBloom: toHex(logsBloom(logs)),
   };
   await insertBlock(trx, block);
   await insertLogs(

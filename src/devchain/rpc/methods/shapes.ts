@@ -4,11 +4,12 @@
  */
 import { type Hex, parseTransaction, type TransactionSerialized } from "viem";
 import type { StoredBlock, StoredTransaction } from "../../ledger/index.js";
+import { toHex } from "../../../protocol/hex.js";
+import { logsBloom } from "../../ledger/bloom.js";
 import { BLOCK_GAS_LIMIT } from "../../ledger/fees.js";
 import { encodeQuantity } from "../params.js";
 
 const ZERO32: Hex = `0x${"00".repeat(32)}`;
-const EMPTY_BLOOM: Hex = `0x${"00".repeat(256)}`;
 /** keccak256 of the RLP of an empty list: the uncles hash of a block without uncles. */
 const EMPTY_UNCLES: Hex = "0x1dcc4de8dec75d7aab85b567b6ccd41ad312451b948a7413f0a142fd40d49347";
 const NO_MINER: Hex = "0x4200000000000000000000000000000000000011";
@@ -23,7 +24,7 @@ export function blockJson(
     parentHash: block.parentHash,
     nonce: "0x0000000000000000",
     sha3Uncles: EMPTY_UNCLES,
-    logsBloom: EMPTY_BLOOM,
+    logsBloom: block.logsBloom,
     transactionsRoot: ZERO32,
     stateRoot: ZERO32,
     receiptsRoot: ZERO32,
@@ -95,6 +96,7 @@ export function receiptJson(
   cumulativeGasUsed: bigint,
 ): Record<string, unknown> {
   const receipt = tx.receipt!;
+  const parsed = logs.map((json) => JSON.parse(json) as { address: Hex; topics: Hex[] });
   return {
     transactionHash: tx.hash,
     transactionIndex: encodeQuantity(tx.txIndex!),
@@ -106,8 +108,8 @@ export function receiptJson(
     gasUsed: encodeQuantity(receipt.gasUsed),
     effectiveGasPrice: encodeQuantity(receipt.effectiveGasPrice),
     contractAddress: null,
-    logs: logs.map((json) => JSON.parse(json) as unknown),
-    logsBloom: EMPTY_BLOOM,
+    logs: parsed,
+    logsBloom: toHex(logsBloom(parsed)),
     status: encodeQuantity(receipt.status),
     type: encodeQuantity(tx.type),
   };

@@ -1,12 +1,14 @@
 import type { Kysely } from "kysely";
 import { getAddress, type Hex } from "viem";
 import type { Migration } from "../../storage/index.js";
+import { logsBloom } from "../ledger/bloom.js";
 
 /**
- * Each log keeps the JSON nodes answer for it (eth_getLogs, receipts), rendered once when its block
- * is mined, as the hub keeps each message's JSON: answering a query then joins stored text. The logs
- * mined before this migration get theirs here, spelled as src/devchain/ledger/logJson.ts spelled it
- * when this migration was written.
+ * What the JSON-RPC serves of logs, made once when a block is mined: each log keeps the JSON nodes
+ * answer for it (eth_getLogs, receipts), as the hub keeps each message's JSON, so that answering a
+ * query joins stored text; each block keeps the bloom of its logs (the EVM's, ledger/bloom.ts). The
+ * logs and blocks mined before this migration get theirs here, the JSON spelled as
+ * src/devchain/ledger/logJson.ts spelled it when this migration was written.
  */
 const hex = (bytes: Uint8Array | null): Hex | undefined =>
   bytes === null ? undefined : `0x${Buffer.from(bytes).toString("hex")}`;
@@ -28,15 +30,16 @@ interface Row {
   tx_index: number;
 }
 
-export const logJson: Migration = {
+export const servedLogs: Migration = {
   async up(db) {
     await db.schema
       .alterTable("chain_logs")
       .addColumn("json", "text", (c) => c.notNull().defaultTo(""))
       .execute();
+    await db.schema.alterTable("chain_blocks").addColumn("logs_bloom", "blob").execute();
     const logs = db as Kysely<{
       chain_logs: Row & { tx_seq: number; json: string };
-      chain_blocks: { number: number; hash: Uint8Array; timestamp: number };
+      chain_blocks: { number: number; hash: Uint8Array; timestamp: number; logs_bloom: Uint8Array | null };
       chain_txs: { seq: number; hash: Uint8Array; tx_index: number };
     }>;
     const rows = await logs
@@ -78,5 +81,17 @@ export const logJson: Migration = {
         .where("log_index", "=", row.log_index)
         .execute();
     }
+    const blooms = new Map<number, { address: Hex; topics: Hex[] }[]>();
+    for (const row of rows) {
+      const number = Number(row.block_number);
+      const topics = [row.topic0, row.topic1, row.topic2, row.topic3].map(hex).filter((t) => t !== undefined);
+      blooms.set(number, [...(blooms.get(number) ?? []), { address: row.address as Hex, topics }]);
+    }
+    for (const block of await logs.selectFrom("chain_blocks").select("number").execute())
+      await logs
+        .updateTable("chain_blocks")
+        .set({ logs_bloom: Buffer.from(logsBloom(blooms.get(Number(block.number)) ?? [])) })
+        .where("number", "=", block.number)
+        .execute();
   },
 };
