@@ -69,7 +69,8 @@ describe("the maintenance commands", () => {
           nameProofs: 0,
         },
         api: { url: url.api, running: true, version: "0.1.0", channels: 0 },
-        chain: { url: url.chain, running: true, version: "0.1.0", block: 3 },
+        // alice's fid, her balance, her key and her storage: a block each.
+        chain: { url: url.chain, running: true, version: "0.1.0", block: 4 },
       },
     });
   });

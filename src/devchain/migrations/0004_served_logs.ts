@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
 import { getAddress, type Hex } from "viem";
-import type { Migration } from "../../storage/index.js";
+import { bytesType, type Migration } from "../../storage/index.js";
 import { logsBloom } from "../ledger/bloom.js";
 
 /**
@@ -31,12 +31,12 @@ interface Row {
 }
 
 export const servedLogs: Migration = {
-  async up(db) {
+  async up(db, engine) {
     await db.schema
       .alterTable("chain_logs")
       .addColumn("json", "text", (c) => c.notNull().defaultTo(""))
       .execute();
-    await db.schema.alterTable("chain_blocks").addColumn("logs_bloom", "blob").execute();
+    await db.schema.alterTable("chain_blocks").addColumn("logs_bloom", bytesType(engine)).execute();
     const logs = db as Kysely<{
       chain_logs: Row & { tx_seq: number; json: string };
       chain_blocks: { number: number; hash: Uint8Array; timestamp: number; logs_bloom: Uint8Array | null };
