@@ -11,9 +11,11 @@ import { registryClient } from "./http/registry.js";
 import { Keystore, type StoredAccount } from "../wallet/keystore.js";
 import { DEFAULT_DATA_DIR } from "../stack/dataDir.js";
 import { START_OPTIONS } from "../stack/options.js";
+import { ether } from "../stack/optionValues.js";
 import { type PartName, PARTS } from "../stack/parts.js";
 import { UsageError } from "../usageError.js";
 import { CliError } from "./http/request.js";
+import { People } from "./people.js";
 import { chooseStack, defaultUrl, type GivenUrl } from "./whichStack.js";
 
 const urlOption = (part: PartName) => `${part}Url` as const;
@@ -123,9 +125,12 @@ const trim = (url: string | undefined) => url?.replace(/\/+$/, "") ?? "";
 /** The clients and the keystore, built from a command's options. */
 export function contextOf(options: CommonOptions) {
   let keystore: Keystore | undefined;
+  const hub = hubClient(trim(options.hubUrl));
   return {
     options,
-    hub: hubClient(trim(options.hubUrl)),
+    hub,
+    /** The people the command's human output names, read from the hub once each. */
+    people: new People(hub),
     registry: registryClient(trim(options.registryUrl)),
     api: clientApiClient(trim(options.apiUrl), options.adminToken),
     chain: httpChainClient(trim(options.chainUrl), { adminToken: options.adminToken }),
@@ -133,9 +138,15 @@ export function contextOf(options: CommonOptions) {
     /** What operator writes carry when castnet runs with an admin token (loopback needs none). */
     operatorHeaders: options.adminToken ? { authorization: `Bearer ${options.adminToken}` } : undefined,
     network: NETWORKS[options.network ?? "mainnet"],
+    /** Wei each new account of the keystore is given: the running stack's --dev-balance, else its default. */
+    devBalance: options.devBalance ?? ether("--dev-balance", START_OPTIONS["dev-balance"]!.default!),
     /** The keystore of the data directory, once it is sure to belong to the stack the command talks to. */
     keystore(): Keystore {
       if (options.keystoreRefusal !== undefined) throw new CliError(options.keystoreRefusal);
+      return this.localKeystore();
+    },
+    /** The keystore of the data directory whatever stack the URLs name: for what only reads it. */
+    localKeystore(): Keystore {
       keystore ??= new Keystore(options.dataDir!);
       return keystore;
     },
@@ -152,6 +163,18 @@ export type Context = ReturnType<typeof contextOf>;
 export function report(options: CommonOptions, result: unknown, human: string | string[]): void {
   if (options.json) console.log(JSON.stringify(result, null, 2));
   else console.log(Array.isArray(human) ? human.join("\n") : human);
+}
+
+/**
+ * `report` for human lines that name people (context.people): they are made, and the hub read for
+ * the names, only when they are printed, so `--json` costs no read.
+ */
+export async function reportNaming(
+  options: CommonOptions,
+  result: unknown,
+  human: () => Promise<string | string[]>,
+): Promise<void> {
+  report(options, result, options.json ? [] : await human());
 }
 
 /** A whole number in [min, max] from a flag or argument, or a UsageError naming it. */

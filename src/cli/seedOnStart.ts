@@ -22,6 +22,7 @@ export function seedOnStart(config: StackConfig, progress?: Progress): StartRepo
         adminToken: config.adminToken,
         network: config.network,
         dataDir: config.dataDir,
+        devBalance: config.devBalance,
       }),
       progress,
       signal,

@@ -6,12 +6,10 @@
 import { avatarPath } from "./avatar.js";
 import type { HubPage } from "./hubJson.js";
 import { type Html, html } from "./html.js";
+import { fullName, namesOf, type PersonNames, shortName } from "./personNames.js";
 import { type Sources, withQuery } from "./sources.js";
 
-export interface Person {
-  fid: number;
-  username?: string;
-  display?: string;
+export interface Person extends PersonNames {
   /** The profile picture when the page may load it (https, or this server's own), else the generated one. */
   picture: string;
 }
@@ -30,17 +28,12 @@ export class People {
 
   /** "@ana", or "fid 5" for a fid with no username: for sentences and titles. */
   short(fid: number): string {
-    const username = this.get(fid).username;
-    return username === undefined ? `fid ${fid}` : `@${username}`;
+    return shortName(this.get(fid));
   }
 
   /** "Ana Ruiz @ana (fid 5)", or "fid 5": a page's title. */
   title(fid: number): string {
-    const { display, username } = this.get(fid);
-    if (display === undefined && username === undefined) return `fid ${fid}`;
-    return [display, username === undefined ? undefined : `@${username}`, `(fid ${fid})`]
-      .filter((part) => part !== undefined)
-      .join(" ");
+    return fullName(this.get(fid));
   }
 
   /** "Ana Ruiz @ana (fid 5)" with the picture, linked to the fid's page. */
@@ -101,13 +94,10 @@ export async function readPeople(sources: Sources, fids: Iterable<number>): Prom
 }
 
 export function personOf(fid: number, messages: HubPage["messages"], own: string | undefined): Person {
-  const fields = new Map(messages.map((m) => [m.data.userDataBody?.type, m.data.userDataBody?.value]));
-  const nonEmpty = (value: string | undefined) => (value === undefined || value === "" ? undefined : value);
+  const picture = messages.find((m) => m.data.userDataBody?.type === "USER_DATA_TYPE_PFP");
   return {
-    fid,
-    username: nonEmpty(fields.get("USER_DATA_TYPE_USERNAME")),
-    display: nonEmpty(fields.get("USER_DATA_TYPE_DISPLAY")),
-    picture: loadablePicture(fields.get("USER_DATA_TYPE_PFP"), own) ?? avatarPath(fid),
+    ...namesOf(fid, messages),
+    picture: loadablePicture(picture?.data.userDataBody?.value, own) ?? avatarPath(fid),
   };
 }
 

@@ -11,12 +11,18 @@ import { after, before, describe, it } from "node:test";
 import { parseStartOptions } from "../../src/stack/options.js";
 import { type RunningStack, startStack } from "../../src/stack/stack.js";
 import { createLogger } from "../../src/http/index.js";
-import { castnet, errorLines, json } from "./run.js";
+import { castnet, castnetRunning, errorLines, json } from "./run.js";
 import { FREE_PORTS } from "../support/ports.js";
 
 const HASH = /^0x[0-9a-f]{40}$/;
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const KEY = /^0x[0-9a-f]{64}$/;
+const HEX = (length: number) => `0x[0-9a-f]{${length}}`;
+/** stdout's lines, once the command succeeded. */
+const lines = (run: { status: number | null; stdout: string; stderr: string }): string[] => {
+  assert.equal(run.status, 0, run.stderr);
+  return run.stdout.trimEnd().split("\n");
+};
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -57,6 +63,7 @@ describe("the everyday commands", () => {
   });
 
   let alice: { custodyAddress: string; signerPublicKey: string };
+  let bob: { custodyAddress: string };
 
   it("creates accounts on the devchain and keeps them by name in a file only its owner reads", async () => {
     const keystore = join(dir, "cli", "keystore.json");
@@ -74,8 +81,9 @@ describe("the everyday commands", () => {
       balance: "100000000000000000000",
       keystore,
     });
-    const bob = json(await run("account", "create", "bob", "--units", "2", "--json"));
-    assert.equal(bob.fid, 2);
+    const created = json(await run("account", "create", "bob", "--units", "2", "--json"));
+    assert.equal(created.fid, 2);
+    bob = { custodyAddress: String(created.custodyAddress) };
     assert.equal(statSync(keystore).mode & 0o777, 0o600);
 
     const listed = json<{ accounts: { name: string; fid: number }[] }>(
@@ -88,6 +96,11 @@ describe("the everyday commands", () => {
         ["bob", 2],
       ],
     );
+    // Neither has a name at the hub yet: each is its fid.
+    assert.deepEqual(lines(await run("account", "list")), [
+      `  alice            fid 1  ${alice.custodyAddress}`,
+      `  bob              fid 2  ${bob.custodyAddress}`,
+    ]);
     const shown = json(await run("account", "show", "alice", "--json"));
     assert.equal(shown.custodyPrivateKey, undefined);
     const revealed = json(await run("account", "show", "alice", "--reveal", "--json"));
@@ -121,7 +134,7 @@ describe("the everyday commands", () => {
       data.messages.map((m) => m.data.userDataBody),
       [{ type: "USER_DATA_TYPE_USERNAME", value: "alice" }],
     );
-    const shown = json(await run("name", "show", "alice", "--json"));
+    const shown = json<{ timestamp: number }>(await run("name", "show", "alice", "--json"));
     assert.deepEqual(shown, {
       name: "alice",
       fid: 1,
@@ -129,6 +142,9 @@ describe("the everyday commands", () => {
       transferId: 1,
       timestamp: shown.timestamp,
     });
+    assert.deepEqual(lines(await run("name", "show", "alice")), [
+      `alice: @alice (fid 1), owner ${alice.custodyAddress.toLowerCase()}, since ${new Date(shown.timestamp * 1000).toISOString()} (transfer 1)`,
+    ]);
 
     const taken = await run("name", "register", "alice", "--as", "bob");
     assert.equal(taken.status, 1);
@@ -178,7 +194,16 @@ describe("the everyday commands", () => {
 
     const channel = json(await run("channel", "create", "music", "--lead", "alice", "--json"));
     assert.equal(channel.url, "https://castnet.example/channel/music");
-    const reply = json(await run("cast", "thanks!", "--as", "bob", "--reply-to", first, "--json"));
+    // People by their names at the hub: alice has one, bob only his fid.
+    const replied = lines(
+      await run("cast", "thanks @alice!", "--mention", "alice", "--as", "bob", "--reply-to", first),
+    );
+    const reply = { castId: new RegExp(`^cast (2:${HEX(40)}) `).exec(replied[0]!)![1] };
+    assert.deepEqual(replied, [
+      `cast ${reply.castId} by fid 2`,
+      `  in reply to ${first} by @alice (fid 1)`,
+      "  mentioning @alice (fid 1)",
+    ]);
     const inChannel = json(await run("cast", "now playing", "--channel", String(channel.url), "--json"));
 
     const feed = json<{
@@ -196,13 +221,33 @@ describe("the everyday commands", () => {
       feed.casts.map((c) => [c.castId, c.text, c.channel ?? null]),
       newestFirst,
     );
-    const bobs = json<{ casts: Record<string, unknown>[] }>(await run("feed", "2", "--json"));
+    const bobs = json<{ casts: { castId: string; replyTo?: string; time: string }[] }>(
+      await run("feed", "2", "--json"),
+    );
     assert.deepEqual(
       bobs.casts.map((c) => [c.castId, c.replyTo]),
       [[reply.castId, first]],
     );
-    const human = await run("feed", "alice");
-    assert.match(human.stdout, /^ {2}hello @2, welcome$/m);
+    // Each mention where it stood, as the explorer shows it: @username, or the fid of one without.
+    const shortTime = (castId: unknown) => timeOf(castId)!.replace("T", " ").slice(0, 19);
+    const [newest, oldest] = feed.casts.map((c) => c.castId);
+    const shownCast = {
+      [String(inChannel.castId)]: [
+        `${shortTime(inChannel.castId)}  ${inChannel.castId}  in https://castnet.example/channel/music`,
+        "  now playing",
+      ],
+      [first]: [`${shortTime(first)}  ${first}`, "  hello fid 2, welcome", "  [https://example.com/a]"],
+    };
+    assert.deepEqual(lines(await run("feed", "alice")), [
+      "casts of @alice (fid 1), newest first",
+      ...shownCast[newest!]!,
+      ...shownCast[oldest!]!,
+    ]);
+    assert.deepEqual(lines(await run("feed", "bob")), [
+      "casts of fid 2, newest first",
+      `${bobs.casts[0]!.time.replace("T", " ").slice(0, 19)}  ${reply.castId}  ↳ ${first} by @alice (fid 1)`,
+      "  thanks @alice!",
+    ]);
   });
 
   it("reacts, follows, sets the profile and verifies an address, as the hub then serves them", async () => {
@@ -210,7 +255,11 @@ describe("the everyday commands", () => {
     assert.deepEqual(liked, { fid: 2, reaction: "like", target: first, hash: liked.hash });
     const reactions = await hub<{ messages: unknown[] }>("/v1/reactionsByFid?fid=2");
     assert.equal(reactions.messages.length, 1);
-    json(await run("unreact", "like", first, "--as", "bob", "--json"));
+    const tookBack = lines(await run("unreact", "like", first, "--as", "bob"));
+    assert.match(
+      tookBack.join("\n"),
+      new RegExp(`^fid 2 took back like on ${first} by @alice \\(fid 1\\) \\(message ${HEX(40)}\\)$`),
+    );
     assert.equal((await hub<{ messages: unknown[] }>("/v1/reactionsByFid?fid=2")).messages.length, 0);
 
     const followed = json(await run("follow", "alice", "--as", "bob", "--json"));
@@ -222,12 +271,22 @@ describe("the everyday commands", () => {
       links.messages.map((m) => m.data.linkBody.targetFid),
       [1],
     );
+    const follows = lines(await run("follow", "2"));
+    assert.match(
+      follows.join("\n"),
+      new RegExp(`^@alice \\(fid 1\\) follows fid 2 \\(message ${HEX(40)}\\)$`),
+    );
 
     const profile = json<{ set: Record<string, { value: string }> }>(
       await run("profile", "set", "--display", "Alice", "--bio", "castnet fan", "--json"),
     );
     assert.deepEqual(Object.keys(profile.set), ["display", "bio"]);
-    json(await run("profile", "set", "--url", "https://alice.example", "--json"));
+    // The names as they are once the command has set them: the display name just set.
+    const setUrl = lines(await run("profile", "set", "--url", "https://alice.example"));
+    assert.match(
+      setUrl.join("\n"),
+      new RegExp(`^set url of Alice @alice \\(fid 1\\) \\(message ${HEX(40)}\\)$`),
+    );
     // In the protocol's order of the types, not the order they were set in (the username first).
     assert.deepEqual(json(await run("profile", "show", "alice", "--json")), {
       fid: 1,
@@ -235,11 +294,20 @@ describe("the everyday commands", () => {
     });
     assert.equal(
       (await run("profile", "show", "1")).stdout,
-      "display   Alice\nbio       castnet fan\nurl       https://alice.example\nusername  alice\n",
+      "Alice @alice (fid 1)\n  display   Alice\n  bio       castnet fan\n  url       https://alice.example\n  username  alice\n",
     );
     assert.equal((await run("profile", "show", "2")).stdout, "fid 2 has no profile fields\n");
 
-    const verified = json(await run("verify", "address", "--json"));
+    const verifiedLines = lines(await run("verify", "address"));
+    const verified = { address: new RegExp(`^verified (0x[0-9a-fA-F]{40}) `).exec(verifiedLines[0]!)![1] };
+    assert.match(
+      verifiedLines.join("\n"),
+      new RegExp(`^verified ${verified.address} for Alice @alice \\(fid 1\\) \\(message ${HEX(40)}\\)$`),
+    );
+    assert.deepEqual(lines(await run("account", "list")), [
+      `* alice            Alice @alice (fid 1)  ${alice.custodyAddress}`,
+      `  bob              fid 2                 ${bob.custodyAddress}`,
+    ]);
     const verifications = await hub<{
       messages: { data: { verificationAddAddressBody: { address: string } } }[];
     }>("/v1/verificationsByFid?fid=1");
@@ -274,9 +342,20 @@ describe("the everyday commands", () => {
       { key: added.signerPublicKey, inKeystore: true },
     ]);
     // The new signer signs from now on.
-    json(await run("cast", "from the new signer", "--json"));
+    const cast = lines(await run("cast", "from the new signer"));
+    const castId = new RegExp(`^cast (1:${HEX(40)}) by Alice @alice \\(fid 1\\)$`).exec(cast.join("\n"))?.[1];
+    assert.ok(castId, cast.join("\n"));
+    assert.match(
+      lines(await run("cast", "remove", castId)).join("\n"),
+      new RegExp(`^removed cast ${castId} by Alice @alice \\(fid 1\\) \\(message ${HEX(40)}\\)$`),
+    );
     const rented = json(await run("storage", "rent", "2", "--json"));
     assert.deepEqual(rented, { fid: 1, rented: 2, storageUnits: 3, blockNumber: rented.blockNumber });
+    // The devchain's commands name the account as the keystore does: they read no hub.
+    assert.match(
+      lines(await run("storage", "rent", "1")).join("\n"),
+      /^rented 1 storage unit\(s\) for alice \(fid 1\); it has 4 \(block \d+\)$/,
+    );
   });
 
   it("runs a signed key request from the app's side and the user's", async () => {
@@ -291,6 +370,9 @@ describe("the everyday commands", () => {
     assert.equal(approved.userFid, 1);
     const shown = json(await run("key-request", "show", created.token, "--json"));
     assert.equal(shown.token, created.token);
+    assert.deepEqual(lines(await run("key-request", "show", created.token)), [
+      `key request ${created.token}: ${shown.state} for Alice @alice (fid 1), key ${shown.key}, by fid 2`,
+    ]);
   });
 
   it("follows channels and lists them", async () => {
@@ -325,6 +407,41 @@ describe("the everyday commands", () => {
       events.map((e) => e.type),
       ["HUB_EVENT_TYPE_MERGE_USERNAME_PROOF"],
     );
+    const human = await run(
+      "events",
+      "tail",
+      "--from",
+      "0",
+      "--type",
+      "MERGE_USERNAME_PROOF",
+      "--count",
+      "1",
+    );
+    assert.match(lines(human).join("\n"), /^\d+ {2}MERGE_USERNAME_PROOF {2}Alice @alice \(fid 1\) alice$/);
+  });
+
+  it("names people in the event stream by the names they take while it runs", async () => {
+    const log = await hub<{ events: { id: number }[] }>("/v1/events?from_event_id=0&pageSize=1000");
+    const next = log.events.at(-1)!.id + 1;
+    const tail = castnetRunning(
+      env,
+      ...["events", "tail", "--from", String(next), "--type", "MERGE_MESSAGE", "--count", "3"],
+    );
+    json(await run("cast", "before a name", "--as", "bob", "--json"));
+    // bob is named once the tail has shown his cast: by his fid, as he has no name yet.
+    const deadline = Date.now() + 30_000;
+    while (!tail.stdout().includes("\n") && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    json(await run("profile", "set", "--display", "Bob", "--as", "bob", "--json"));
+    json(await run("cast", "after a name", "--as", "bob", "--json"));
+    const shown = lines(await tail.exited).map((line) =>
+      line.replace(/^\d+/, "<id>").replace(/0x[0-9a-f]{40}$/, "<hash>"),
+    );
+    assert.deepEqual(shown, [
+      "<id>  MERGE_MESSAGE  fid 2 MESSAGE_TYPE_CAST_ADD <hash>",
+      "<id>  MERGE_MESSAGE  Bob (fid 2) MESSAGE_TYPE_USER_DATA_ADD <hash>",
+      "<id>  MERGE_MESSAGE  Bob (fid 2) MESSAGE_TYPE_CAST_ADD <hash>",
+    ]);
   });
 
   it("says in one line that castnet is not running when a part cannot be reached", async () => {

@@ -67,7 +67,13 @@ describe("the README's first tour", () => {
       `stopped after: ${commands[ran.length]}\n${stderr}`,
     );
     assert.equal(status, 0);
-    // alice and bob come after the demo's twelve accounts.
-    assert.match(stdout, /^reacted like on 13:0x[0-9a-f]{40} \(message 0x[0-9a-f]{40}\)$/m);
+    // alice and bob come after the demo's twelve accounts; people are named as the hub knows them.
+    assert.match(stdout, /^casts of Ana Ruiz @ana \(fid 1\), newest first$/m);
+    assert.match(
+      stdout,
+      /^fid 14 reacted like on 13:0x[0-9a-f]{40} by @alice \(fid 13\) \(message 0x[0-9a-f]{40}\)$/m,
+    );
+    assert.match(stdout, /^@alice \(fid 13\) follows Ana Ruiz @ana \(fid 1\) \(message 0x[0-9a-f]{40}\)$/m);
+    assert.match(stdout, /^Alice @alice \(fid 13\)\n {2}display {3}Alice\n/m);
   });
 });

@@ -40,6 +40,21 @@ export function castnetIn(cwd: string, env: NodeJS.ProcessEnv, ...args: string[]
   });
 }
 
+/** The command in a folder of its own, its stdout readable while it runs (a stream it follows). */
+export function castnetRunning(
+  env: NodeJS.ProcessEnv,
+  ...args: string[]
+): { stdout(): string; exited: Promise<Run> } {
+  let stdout = "";
+  const exited = runCommand(
+    process.execPath,
+    [CASTNET_MAIN, ...args],
+    { cwd: scratchDir(), env: { ...userEnv(), CASTNET_LOG_LEVEL: "silent", ...env } },
+    (chunk) => (stdout += chunk),
+  );
+  return { stdout: () => stdout, exited };
+}
+
 /** PATH, a HOME of the test's own (npm reads its settings there), and `env`. */
 export function cleanEnvironment(home: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return { ...userEnv(home), ...env };
@@ -50,12 +65,17 @@ export function runCommand(
   command: string,
   args: readonly string[],
   options: { cwd?: string; env: NodeJS.ProcessEnv },
+  /** Each piece of stdout as it comes. */
+  onStdout?: (chunk: string) => void,
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { ...options, stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      onStdout?.(chunk.toString());
+    });
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.on("error", reject);
     child.on("close", (status) => resolve({ status, stdout, stderr }));

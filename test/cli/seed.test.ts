@@ -136,6 +136,26 @@ for (const engine of await testEngines()) {
       );
     });
 
+    it("gives every demo account the dev balance on the first start, which funded an empty keystore", async () => {
+      const balances: string[] = [];
+      const keystore = new Keystore(dir);
+      for (const name of keystore.names()) {
+        const response = await fetch(url.chain, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "eth_getBalance",
+            params: [keystore.get(name).custodyAddress, "latest"],
+          }),
+        });
+        balances.push(((await response.json()) as { result: string }).result);
+      }
+      // 100 ETH, the default --dev-balance, in wei.
+      assert.deepEqual(balances, Array(12).fill(`0x${(100n * 10n ** 18n).toString(16)}`));
+    });
+
     it("answers every read route of every part with data", async () => {
       const custody = new Keystore(dir).get("ana").custodyAddress;
       const cast = (await get(url.hub, "/v1/castsByFid?fid=1&pageSize=1")).body.messages[0].hash;

@@ -2,12 +2,10 @@
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
 import { fromHex, toHex } from "../../protocol/hex.js";
-import { type CommonOptions, contextOf, report, wholeNumber, withOptions } from "../context.js";
+import { type CommonOptions, contextOf, report, reportNaming, wholeNumber, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import type { StoredAccount } from "../../wallet/keystore.js";
 import { UsageError } from "../../usageError.js";
-import { START_OPTIONS } from "../../stack/options.js";
-import { ether } from "../../stack/optionValues.js";
 
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 
@@ -48,8 +46,7 @@ export function registerAccount(program: Command): void {
       chainUrl: options.chainUrl!,
       units,
       adminToken: options.adminToken,
-      // The running stack's --dev-balance; its default for a stack found by its URLs alone.
-      balance: options.devBalance ?? ether("--dev-balance", START_OPTIONS["dev-balance"]!.default!),
+      balance: context.devBalance,
     });
     const stored: StoredAccount = {
       fid: created.fid,
@@ -71,21 +68,29 @@ export function registerAccount(program: Command): void {
     );
   });
 
-  withOptions(account.command("list").description("the accounts of the keystore"), { keystore: true }).action(
-    (options: CommonOptions) => {
-      const keystore = contextOf(options).keystore();
-      const accounts = keystore.names().map((name) => visible(name, keystore.get(name), keystore.current()));
-      report(
-        options,
-        { accounts },
-        accounts.length === 0
-          ? "no accounts yet: castnet account create <name>"
-          : accounts.map(
-              (a) => `${a.current ? "*" : " "} ${a.name.padEnd(16)} fid ${a.fid}  ${a.custodyAddress}`,
-            ),
+  withOptions(account.command("list").description("the accounts of the keystore"), {
+    // The hub names each account's fid.
+    parts: ["hub"],
+    keystore: true,
+  }).action(async (options: CommonOptions) => {
+    const context = contextOf(options);
+    // Listing the keystore writes nothing: it lists whatever stack the URLs name.
+    const keystore = context.localKeystore();
+    const accounts = keystore.names().map((name) => visible(name, keystore.get(name), keystore.current()));
+    await reportNaming(options, { accounts }, async () => {
+      if (accounts.length === 0) return "no accounts yet: castnet account create <name>";
+      // Another stack's hub would name other people: only that of the stack the keystore serves names them.
+      const named = options.keystoreRefusal === undefined;
+      const people = named
+        ? await context.people.fullEach(accounts.map((a) => a.fid))
+        : accounts.map((a) => `fid ${a.fid}`);
+      const width = Math.max(...people.map((person) => person.length));
+      return accounts.map(
+        (a, i) =>
+          `${a.current ? "*" : " "} ${a.name.padEnd(16)} ${people[i]!.padEnd(width)}  ${a.custodyAddress}`,
       );
-    },
-  );
+    });
+  });
 
   withOptions(
     account

@@ -2,7 +2,7 @@
 import { type Command, Option } from "commander";
 import { MessageType } from "../../protocol/generated/message.js";
 import { fromHex } from "../../protocol/hex.js";
-import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { type CommonOptions, contextOf, reportNaming, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import { UsageError } from "../../usageError.js";
 import { signingActor } from "../signingActor.js";
@@ -43,18 +43,28 @@ export function registerCast(program: Command): void {
       );
     const context = contextOf(options);
     const actor = await signingActor(context);
+    const replyTo = options.replyTo === undefined ? undefined : parseCastId(options.replyTo);
     const { message, body } = await postCast(context, actor, {
       text,
       mentions: options.mention,
-      replyTo: options.replyTo === undefined ? undefined : parseCastId(options.replyTo),
+      replyTo,
       channel: options.channel === undefined ? undefined : await resolveChannel(context, options.channel),
       embeds: options.embed,
     });
     const id = `${actor.account.fid}:${message.hash}`;
-    report(
+    await reportNaming(
       options,
       { fid: actor.account.fid, hash: message.hash, castId: id, text: body.text },
-      `cast ${id}`,
+      async () => {
+        const { people } = context;
+        await people.read([actor.account.fid, ...(replyTo ? [replyTo.fid] : []), ...body.mentions]);
+        const lines = [`cast ${id} by ${await people.full(actor.account.fid)}`];
+        if (replyTo)
+          lines.push(`  in reply to ${replyTo.fid}:${replyTo.hash} by ${await people.full(replyTo.fid)}`);
+        if (body.mentions.length > 0)
+          lines.push(`  mentioning ${(await people.fullEach(body.mentions)).join(", ")}`);
+        return lines;
+      },
     );
   });
 
@@ -85,10 +95,11 @@ export function registerCast(program: Command): void {
     const message = await submit(context, actor, MessageType.CAST_REMOVE, {
       castRemoveBody: { targetHash: fromHex(target) },
     });
-    report(
+    await reportNaming(
       options,
       { fid: actor.account.fid, removed: target, hash: message.hash },
-      `removed cast ${actor.account.fid}:${target} (message ${message.hash})`,
+      async () =>
+        `removed cast ${own}:${target} by ${await context.people.full(own)} (message ${message.hash})`,
     );
   });
 }

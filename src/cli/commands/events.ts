@@ -3,29 +3,42 @@ import { type Command, Option } from "commander";
 import { type CommonOptions, contextOf, wholeNumber, withOptions } from "../context.js";
 import { unreachable } from "../http/request.js";
 import { CliError } from "../http/request.js";
+import type { People } from "../people.js";
 
 interface HubEventJson {
   id: number;
   type: string;
-  mergeMessageBody?: { message: { hash: string; data: { type: string; fid: number } } };
+  mergeMessageBody?: {
+    message: {
+      hash: string;
+      data: { type: string; fid: number; userDataBody?: { type: string; value: string } };
+    };
+  };
   mergeOnChainEventBody?: { onChainEvent: { type: string; fid: number } };
   mergeUsernameProofBody?: { usernameProof?: { name: string; fid: number } };
 }
 
 const PREFIX = "HUB_EVENT_TYPE_";
 
-/** One line for a terminal: id, type, and who did what. */
-function line(event: HubEventJson): string {
-  const what =
-    event.mergeMessageBody?.message &&
-    `fid ${event.mergeMessageBody.message.data.fid} ${event.mergeMessageBody.message.data.type} ${event.mergeMessageBody.message.hash}`;
-  const onChain =
-    event.mergeOnChainEventBody?.onChainEvent &&
-    `fid ${event.mergeOnChainEventBody.onChainEvent.fid} ${event.mergeOnChainEventBody.onChainEvent.type}`;
-  const proof =
-    event.mergeUsernameProofBody?.usernameProof &&
-    `fid ${event.mergeUsernameProofBody.usernameProof.fid} ${event.mergeUsernameProofBody.usernameProof.name}`;
-  return `${event.id}  ${event.type.replace(PREFIX, "")}  ${what ?? onChain ?? proof ?? ""}`.trimEnd();
+/** Who the event is of, and what it says of them. */
+function subject(event: HubEventJson): { fid: number; what: string } | undefined {
+  const message = event.mergeMessageBody?.message;
+  if (message) return { fid: message.data.fid, what: `${message.data.type} ${message.hash}` };
+  const onChain = event.mergeOnChainEventBody?.onChainEvent;
+  if (onChain) return { fid: onChain.fid, what: onChain.type };
+  const proof = event.mergeUsernameProofBody?.usernameProof;
+  if (proof) return { fid: proof.fid, what: proof.name };
+  return undefined;
+}
+
+/** One line for a terminal: id, type, and who did what, named as the hub names them. */
+async function line(event: HubEventJson, people: People): Promise<string> {
+  // A name set as the stream runs names its fid from this event on, with no read of the hub.
+  const data = event.mergeMessageBody?.message?.data;
+  if (data?.userDataBody) people.learn(data.fid, data.userDataBody.type, data.userDataBody.value);
+  const of = subject(event);
+  const who = of && `${await people.full(of.fid)} ${of.what}`;
+  return `${event.id}  ${event.type.replace(PREFIX, "")}  ${who ?? ""}`.trimEnd();
 }
 
 export function registerEvents(program: Command): void {
@@ -46,7 +59,7 @@ export function registerEvents(program: Command): void {
         : wholeNumber("--from", options.from, 0, Number.MAX_SAFE_INTEGER);
     const count =
       options.count === undefined ? undefined : wholeNumber("--count", options.count, 1, 1_000_000);
-    const { hub } = contextOf(options);
+    const { hub, people } = contextOf(options);
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
     let response: Response;
@@ -75,7 +88,7 @@ export function registerEvents(program: Command): void {
           if (data === "") continue;
           const event = JSON.parse(data) as HubEventJson;
           if (types && !types.includes(event.type)) continue;
-          console.log(options.json ? JSON.stringify(event) : line(event));
+          console.log(options.json ? JSON.stringify(event) : await line(event, people));
           if (count !== undefined && ++seen >= count) return stop.abort();
         }
       }

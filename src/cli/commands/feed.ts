@@ -1,20 +1,36 @@
 /** `castnet feed <name|fid>`: a fid's casts, newest first, readable in a terminal. */
 import { type Command, Option } from "commander";
 import { fromProtocolTime } from "../../protocol/time.js";
-import { type CommonOptions, type Context, contextOf, report, wholeNumber, withOptions } from "../context.js";
+import {
+  type CommonOptions,
+  type Context,
+  contextOf,
+  reportNaming,
+  wholeNumber,
+  withOptions,
+} from "../context.js";
 import type { HubMessage } from "../http/hub.js";
+import type { People } from "../people.js";
 import { resolveFid } from "../targets.js";
 
-/** The text as its author wrote it: each mention put back as @<fid> at its byte position. */
-function withMentions(text: string, mentions: number[], positions: number[]): string {
+/**
+ * The text as its author wrote it: each mention put back at its byte position, as the explorer shows
+ * it ("@ana", or "fid 5" for a fid with no username).
+ */
+async function withMentions(
+  people: People,
+  text: string,
+  mentions: number[],
+  positions: number[],
+): Promise<string> {
   const bytes = Buffer.from(text, "utf8");
   let out = "";
   let from = 0;
-  mentions.forEach((fid, i) => {
+  for (const [i, fid] of mentions.entries()) {
     const at = positions[i] ?? bytes.length;
-    out += `${bytes.subarray(from, at).toString("utf8")}@${fid}`;
+    out += `${bytes.subarray(from, at).toString("utf8")}${await people.short(fid)}`;
     from = at;
-  });
+  }
   return out + bytes.subarray(from).toString("utf8");
 }
 
@@ -58,18 +74,28 @@ export function registerFeed(program: Command): void {
       mentionsPositions: m.data.castAddBody?.mentionsPositions ?? [],
     }));
     if (options.ids) return void casts.forEach((c) => console.log(c.castId));
-    report(
-      options,
-      { fid, casts },
-      casts.length === 0
-        ? `fid ${fid} has no casts`
-        : casts.flatMap((c) => [
-            `${c.time.replace("T", " ").slice(0, 19)}  ${c.castId}${c.replyTo ? `  ↳ ${c.replyTo}` : ""}${c.channel ? `  in ${c.channel}` : ""}`,
-            ...withMentions(c.text, c.mentions, c.mentionsPositions)
-              .split("\n")
-              .map((line) => `  ${line}`),
-            ...c.embeds.map((url) => `  [${url}]`),
-          ]),
-    );
+    await reportNaming(options, { fid, casts }, async () => {
+      const { people } = context;
+      // A reply's author is the fid of its parent's id, `<fid>:<hash>`.
+      const authorOf = (castId: string) => Number(castId.split(":")[0]);
+      await people.read([
+        fid,
+        ...casts.flatMap((c) => [...c.mentions, ...(c.replyTo ? [authorOf(c.replyTo)] : [])]),
+      ]);
+      const owner = await people.full(fid);
+      if (casts.length === 0) return `${owner} has no casts`;
+      const lines = [`casts of ${owner}, newest first`];
+      for (const c of casts) {
+        const replyTo = c.replyTo ? `  ↳ ${c.replyTo} by ${await people.full(authorOf(c.replyTo))}` : "";
+        lines.push(
+          `${c.time.replace("T", " ").slice(0, 19)}  ${c.castId}${replyTo}${c.channel ? `  in ${c.channel}` : ""}`,
+          ...(await withMentions(people, c.text, c.mentions, c.mentionsPositions))
+            .split("\n")
+            .map((line) => `  ${line}`),
+          ...c.embeds.map((url) => `  [${url}]`),
+        );
+      }
+      return lines;
+    });
   });
 }

@@ -1,6 +1,6 @@
 /** `castnet follow <name|fid>` and `castnet unfollow …`: "follow" links. */
 import type { Command } from "commander";
-import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { type CommonOptions, contextOf, reportNaming, withOptions } from "../context.js";
 import { UsageError } from "../../usageError.js";
 import { signingActor } from "../signingActor.js";
 import { resolveFid } from "../targets.js";
@@ -18,14 +18,17 @@ export function registerFollow(program: Command): void {
       const targetFid = await resolveFid(context, who);
       if (targetFid === actor.account.fid) throw new UsageError(`${actor.name} cannot ${verb} itself`);
       const message = await follow(context, actor, targetFid, verb === "unfollow");
-      report(
+      await reportNaming(
         options,
         {
           fid: actor.account.fid,
           [verb === "follow" ? "followed" : "unfollowed"]: targetFid,
           hash: message.hash,
         },
-        `${actor.name} ${verb === "follow" ? "follows" : "no longer follows"} fid ${targetFid} (message ${message.hash})`,
+        async () => {
+          const [who, whom] = await context.people.fullEach([actor.account.fid, targetFid]);
+          return `${who} ${verb === "follow" ? "follows" : "no longer follows"} ${whom} (message ${message.hash})`;
+        },
       );
     });
   }

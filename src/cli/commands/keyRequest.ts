@@ -2,7 +2,7 @@
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
 import { readApprovalKey } from "../../wallet/approvalKey.js";
-import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { type CommonOptions, contextOf, reportNaming, withOptions } from "../context.js";
 import { castnetCommand } from "../invocation.js";
 import { UsageError } from "../../usageError.js";
 
@@ -23,7 +23,8 @@ export function registerKeyRequest(program: Command): void {
       .description("as an app: ask for a fresh key to sign for a user; prints the deep link and its QR code")
       .requiredOption("--app <account>", "the app's account in the keystore")
       .addOption(new Option("--redirect-url <url>", "where the user's wallet sends them afterwards")),
-    { parts: ["api"], keystore: true },
+    // The hub names the fids.
+    { parts: ["api", "hub"], keystore: true },
   ).action(async (options: CommonOptions & { app: string; redirectUrl?: string }) => {
     const { renderUnicodeCompact } = await import("uqr");
     const { requestKey } = await import("../writes.js");
@@ -39,8 +40,8 @@ export function registerKeyRequest(program: Command): void {
         : [
             `approve it in your browser with a keystore account (this link is yours alone): ${context.api.base}/approve?token=${encodeURIComponent(signedKeyRequest.token)}&key=${approvalKey}`,
           ];
-    report(options, signedKeyRequest, [
-      `key request ${signedKeyRequest.token} by fid ${app.fid} for key ${publicKey}`,
+    await reportNaming(options, signedKeyRequest, async () => [
+      `key request ${signedKeyRequest.token} by ${await context.people.full(app.fid)} for key ${publicKey}`,
       `deep link: ${signedKeyRequest.deeplinkUrl}`,
       renderUnicodeCompact(signedKeyRequest.deeplinkUrl),
       ...keystoreLink,
@@ -61,7 +62,8 @@ export function registerKeyRequest(program: Command): void {
           "sign even under the real network's key gateway domain (--naming reference): only with development keys",
         ),
       ),
-    { parts: ["api"], account: true },
+    // The hub names the fid.
+    { parts: ["api", "hub"], account: true },
   ).action(async (token: string, options: ApproveOptions) => {
     const { approveKeyRequest } = await import("../../wallet/keyRequestApproval.js");
     const context = contextOf(options);
@@ -85,17 +87,23 @@ export function registerKeyRequest(program: Command): void {
       custodyPrivateKey,
       realNetworkDomain: options.realNetworkDomain,
     });
-    report(options, approved, `key request ${token} is ${approved.state} for fid ${fid}`);
+    await reportNaming(
+      options,
+      approved,
+      async () => `key request ${token} is ${approved.state} for ${await context.people.full(fid)}`,
+    );
   });
 
-  withOptions(keyRequest.command("show <token>").description("a request's state"), { parts: ["api"] }).action(
-    async (token: string, options: CommonOptions) => {
-      const { signedKeyRequest } = await contextOf(options).api.keyRequest(token);
-      report(
-        options,
-        signedKeyRequest,
-        `key request ${token}: ${signedKeyRequest.state}${signedKeyRequest.userFid ? ` for fid ${signedKeyRequest.userFid}` : ""}, key ${signedKeyRequest.key}, by fid ${signedKeyRequest.requestFid}`,
-      );
-    },
-  );
+  withOptions(keyRequest.command("show <token>").description("a request's state"), {
+    // The hub names the fids.
+    parts: ["api", "hub"],
+  }).action(async (token: string, options: CommonOptions) => {
+    const context = contextOf(options);
+    const { signedKeyRequest } = await context.api.keyRequest(token);
+    const { userFid, requestFid } = signedKeyRequest;
+    await reportNaming(options, signedKeyRequest, async () => {
+      const [app, user] = await context.people.fullEach([requestFid, ...(userFid ? [userFid] : [])]);
+      return `key request ${token}: ${signedKeyRequest.state}${user ? ` for ${user}` : ""}, key ${signedKeyRequest.key}, by ${app}`;
+    });
+  });
 }

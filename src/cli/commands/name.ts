@@ -1,6 +1,6 @@
 /** `castnet name …`: fnames at the registry, and the USERNAME that makes one a user's name. */
 import type { Command } from "commander";
-import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { type CommonOptions, contextOf, reportNaming, withOptions } from "../context.js";
 import { CliError } from "../http/request.js";
 import { resolveFid } from "../targets.js";
 
@@ -15,10 +15,11 @@ export function registerNameCommands(program: Command): void {
     const context = contextOf(options);
     const actor = context.actor();
     const { transfer, message } = await registerName(context, actor, wanted);
-    report(
+    await reportNaming(
       options,
       { name: wanted, fid: actor.account.fid, transferId: transfer.id, hash: message.hash },
-      `registered ${wanted} for fid ${actor.account.fid} (transfer ${transfer.id}); username set by ${message.hash}`,
+      async () =>
+        `registered ${wanted} for ${await context.people.full(actor.account.fid)} (transfer ${transfer.id}); username set by ${message.hash}`,
     );
   });
 
@@ -27,7 +28,8 @@ export function registerNameCommands(program: Command): void {
       .command("transfer <name>")
       .description("move a name to another fid (the registry lets only its admins do this)")
       .requiredOption("--to <name|fid>", "the fid that gets the name"),
-    { parts: ["registry", "chain"], account: true },
+    // The hub names the fids.
+    { parts: ["registry", "chain", "hub"], account: true },
   ).action(async (moved: string, options: CommonOptions & { to: string }) => {
     const { privateKeyToAccount } = await import("viem/accounts");
     const { signAdminTransfer } = await import("../../protocol/eip712/index.js");
@@ -47,19 +49,24 @@ export function registerNameCommands(program: Command): void {
         );
       throw error;
     });
-    report(
+    await reportNaming(
       options,
       { name: moved, from: transfer.from, to: transfer.to, transferId: transfer.id },
-      `moved ${moved} from fid ${transfer.from} to fid ${transfer.to} (transfer ${transfer.id})`,
+      async () => {
+        const [from, to] = await context.people.fullEach([transfer.from, transfer.to]);
+        return `moved ${moved} from ${from} to ${to} (transfer ${transfer.id})`;
+      },
     );
   });
 
   withOptions(name.command("show <name>").description("who holds a name"), {
-    parts: ["registry"],
+    // The hub names the fid.
+    parts: ["registry", "hub"],
   }).action(async (shown: string, options: CommonOptions) => {
-    const transfer = await contextOf(options).registry.current(shown);
+    const context = contextOf(options);
+    const transfer = await context.registry.current(shown);
     if (transfer === undefined) throw new CliError(`${shown} is not registered`);
-    report(
+    await reportNaming(
       options,
       {
         name: shown,
@@ -68,7 +75,8 @@ export function registerNameCommands(program: Command): void {
         transferId: transfer.id,
         timestamp: transfer.timestamp,
       },
-      `${shown}: fid ${transfer.to}, owner ${transfer.owner}, since ${new Date(transfer.timestamp * 1000).toISOString()} (transfer ${transfer.id})`,
+      async () =>
+        `${shown}: ${await context.people.full(transfer.to)}, owner ${transfer.owner}, since ${new Date(transfer.timestamp * 1000).toISOString()} (transfer ${transfer.id})`,
     );
   });
 }

@@ -2,7 +2,8 @@
 import { type Command, Option } from "commander";
 import { UserDataType } from "../../protocol/generated/message.js";
 import { USER_DATA_TYPE_NAMES } from "../../protocol/json/enums.js";
-import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { fullName, namesOf } from "../../explorer/personNames.js";
+import { type CommonOptions, contextOf, report, reportNaming, withOptions } from "../context.js";
 import { signingActor } from "../signingActor.js";
 import { resolveFid } from "../targets.js";
 import { UsageError } from "../../usageError.js";
@@ -34,7 +35,8 @@ export function registerProfile(program: Command): void {
     const context = contextOf(options);
     const fid = await resolveFid(context, who);
     // A fid holds at most one message per user data type, far fewer than a page.
-    const bodies = (await context.hub.userDataByFid(fid)).messages
+    const { messages } = await context.hub.userDataByFid(fid);
+    const bodies = messages
       .flatMap((m) => (m.data.userDataBody ? [m.data.userDataBody] : []))
       .sort((a, b) => rank(a.type) - rank(b.type));
     const fields = Object.fromEntries(
@@ -46,7 +48,10 @@ export function registerProfile(program: Command): void {
       { fid, profile: fields },
       bodies.length === 0
         ? `fid ${fid} has no profile fields`
-        : Object.entries(fields).map(([name, value]) => `${name.padEnd(width)}  ${value}`),
+        : [
+            fullName(namesOf(fid, messages)),
+            ...Object.entries(fields).map(([name, value]) => `  ${name.padEnd(width)}  ${value}`),
+          ],
     );
   });
   const set = profile.command("set").description("set profile fields (each is one user data message)");
@@ -64,12 +69,9 @@ export function registerProfile(program: Command): void {
       const message = await setUserData(context, actor, type, value);
       set[flag] = { value, hash: message.hash };
     }
-    report(
-      options,
-      { fid: actor.account.fid, set },
-      Object.entries(set).map(
-        ([flag, { hash }]) => `set ${flag} of fid ${actor.account.fid} (message ${hash})`,
-      ),
-    );
+    await reportNaming(options, { fid: actor.account.fid, set }, async () => {
+      const who = await context.people.full(actor.account.fid);
+      return Object.entries(set).map(([flag, { hash }]) => `set ${flag} of ${who} (message ${hash})`);
+    });
   });
 }

@@ -1,6 +1,6 @@
 /** `castnet react like|recast <fid>:<hash>` and `castnet unreact …`. */
 import type { Command } from "commander";
-import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { type CommonOptions, contextOf, reportNaming, withOptions } from "../context.js";
 import { UsageError } from "../../usageError.js";
 import { signingActor } from "../signingActor.js";
 import { assertCastExists, parseCastId } from "../targets.js";
@@ -26,7 +26,7 @@ export function registerReact(program: Command): void {
       // Taking back a reaction to a cast removed since is fine; reacting to a cast that is not there is a slip.
       if (verb === "react") await assertCastExists(context, target);
       const message = await react(context, actor, kind, target, verb === "unreact");
-      report(
+      await reportNaming(
         options,
         {
           fid: actor.account.fid,
@@ -34,7 +34,10 @@ export function registerReact(program: Command): void {
           target: `${target.fid}:${target.hash}`,
           hash: message.hash,
         },
-        `${done} ${kind} on ${target.fid}:${target.hash} (message ${message.hash})`,
+        async () => {
+          const [who, author] = await context.people.fullEach([actor.account.fid, target.fid]);
+          return `${who} ${done} ${kind} on ${target.fid}:${target.hash} by ${author} (message ${message.hash})`;
+        },
       );
     });
   }

@@ -28,7 +28,7 @@ export function registerSigner(program: Command): void {
     report(
       options,
       { fid: actor.account.fid, signerPublicKey: added.publicKey },
-      `added signer ${added.publicKey} to fid ${actor.account.fid}; ${actor.name} signs with it now`,
+      `added signer ${added.publicKey} to ${actor.name} (fid ${actor.account.fid}), which signs with it now`,
     );
   });
 
@@ -47,7 +47,7 @@ export function registerSigner(program: Command): void {
     report(
       options,
       { fid: actor.account.fid, removed: key.toLowerCase(), blockNumber: event.blockNumber },
-      `removed signer ${key.toLowerCase()} from fid ${actor.account.fid} (block ${event.blockNumber})`,
+      `removed signer ${key.toLowerCase()} from ${actor.name} (fid ${actor.account.fid}) (block ${event.blockNumber})`,
     );
   });
 

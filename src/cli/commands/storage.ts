@@ -16,7 +16,7 @@ export function registerStorage(program: Command): void {
     report(
       options,
       { fid: actor.account.fid, rented: units, storageUnits: total, blockNumber: event.blockNumber },
-      `rented ${units} storage unit(s) for fid ${actor.account.fid}; it has ${total} (block ${event.blockNumber})`,
+      `rented ${units} storage unit(s) for ${actor.name} (fid ${actor.account.fid}); it has ${total} (block ${event.blockNumber})`,
     );
   });
 }

@@ -1,7 +1,7 @@
 /** `castnet verify address`: an Ethereum address verification, claimed by a generated or given key. */
 import { type Command, Option } from "commander";
 import type { Hex } from "viem";
-import { type CommonOptions, contextOf, report, withOptions } from "../context.js";
+import { type CommonOptions, contextOf, reportNaming, withOptions } from "../context.js";
 import { signingActor } from "../signingActor.js";
 import { UsageError } from "../../usageError.js";
 
@@ -26,10 +26,11 @@ export function registerVerify(program: Command): void {
       actor,
       (options.key as Hex | undefined) ?? generatePrivateKey(),
     );
-    report(
+    await reportNaming(
       options,
       { fid: actor.account.fid, address, hash: message.hash },
-      `verified ${address} for fid ${actor.account.fid} (message ${message.hash})`,
+      async () =>
+        `verified ${address} for ${await context.people.full(actor.account.fid)} (message ${message.hash})`,
     );
   });
 }

@@ -1,10 +1,12 @@
 /**
- * The demo's accounts: a fid on the devchain with storage and a signer each, kept in the keystore.
+ * The demo's accounts: a fid on the devchain with storage, a signer and the stack's dev balance
+ * each, kept in the keystore.
  * Keys are derived from the account's name, so that seeding again finds the same fids on the chain
  * (even with a fresh keystore) instead of registering new ones. They are public: demo keys only.
  */
-import { type Hex, keccak256, stringToBytes } from "viem";
+import { type Hex, keccak256, numberToHex, stringToBytes } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { jsonRpcCall } from "../../interfaces/jsonRpcHttp.js";
 import { ed25519PublicKey } from "../../protocol/ed25519.js";
 import { fromHex, toHex } from "../../protocol/hex.js";
 import { NEUTRAL } from "../../protocol/naming.js";
@@ -35,7 +37,9 @@ async function until<T>(what: string, probe: () => Promise<T | undefined>): Prom
 /**
  * Makes sure each named account exists on the devchain (registered in the order given, so a fresh
  * stack numbers them alike every time), has `units` of storage and its derived signer, is in the
- * keystore, and that the hub has seen its signer and storage. Returns them in the order given.
+ * keystore, and that the hub has seen its signer and storage. Each account it registers is given
+ * the stack's dev balance, as `account create` gives one: the start funded the keystore before the
+ * seed made them. Returns them in the order given.
  */
 export async function ensureAccounts(
   context: Context,
@@ -62,6 +66,17 @@ export async function ensureAccounts(
       headers: context.operatorHeaders,
     });
   }
+  // Mined with the storage rents below, or before them; none for an account the chain had already.
+  if (context.devBalance > 0n)
+    for (const [index, custody] of custodies.entries()) {
+      if (fidsBefore[index] !== undefined) continue;
+      await jsonRpcCall(
+        context.chainBase,
+        "castnet_setBalance",
+        [custody.address, numberToHex(context.devBalance)],
+        { adminToken: context.options.adminToken },
+      );
+    }
   const fids = await Promise.all(
     custodies.map((custody, index) =>
       until(`the devchain to register ${names[index]}`, () => context.chain.fidOf(custody.address)),
