@@ -18,6 +18,7 @@ const SUITES: Record<string, () => Promise<(context: BenchContext) => Promise<vo
   grpc: async () => (await import("./grpc.js")).benchGrpc,
   clientapi: async () => (await import("./clientapi.js")).benchClientApi,
   chain: async () => (await import("./chain.js")).benchChain,
+  "chain-catch-up": async () => (await import("./chainCatchUp.js")).benchChainCatchUp,
 };
 /** Names that stand for several suites. */
 const GROUPS: Record<string, string[]> = { hub: ["hub-submit", "hub-reads"] };
