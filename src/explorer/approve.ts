@@ -67,6 +67,16 @@ export async function approvePage(
   const registryName = proofs?.proofs.find((proof) => proof.type === "USERNAME_TYPE_FNAME")?.name;
   const displayName = profile.get("USER_DATA_TYPE_DISPLAY");
   const picture = personOf(request.requestFid, app?.messages ?? [], ownOrigin(sources.urls().api)).picture;
+  // The app as the wallet must read it: the registry's name first, what it calls itself after.
+  const website = profile.get("USER_DATA_TYPE_URL");
+  const appLine = [
+    registryName
+      ? html`<bdi>@${registryName}</bdi> (its name at the registry), `
+      : html`no name at the registry, `,
+    html`<a href="/fid/${request.requestFid}">fid ${request.requestFid}</a>`,
+    displayName ? html` · calls itself <bdi>${displayName}</bdi> (self-declared)` : "",
+    website ? html` · ${outLink(website)}` : "",
+  ];
   const expired = request.state === "pending" && request.deadline < nowSeconds;
   const status: Html =
     request.state === "completed"
@@ -97,12 +107,7 @@ export async function approvePage(
       <dl class="facts">
         <div>
           <dt>app</dt>
-          <dd>
-            ${registryName ? html`<bdi>@${registryName}</bdi> (its name at the registry), ` : html`no name at the registry, `}<a
-              href="/fid/${request.requestFid}"
-              >fid ${request.requestFid}</a
-            >${displayName ? html` · calls itself <bdi>${displayName}</bdi> (self-declared)` : ""}${profile.get("USER_DATA_TYPE_URL") ? html` · ${outLink(profile.get("USER_DATA_TYPE_URL"))}` : ""}
-          </dd>
+          <dd>${appLine}</dd>
         </div>
         <div>
           <dt>key</dt>

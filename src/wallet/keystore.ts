@@ -18,6 +18,17 @@ export interface StoredAccount {
   signerPrivateKey?: Hex;
 }
 
+/**
+ * What the keystore keeps of an account, whatever else the object given carries (createAccount's
+ * details hold its balance as a bigint, its warning, its recovery address).
+ */
+function stored(account: StoredAccount): StoredAccount {
+  const { fid, custodyAddress, custodyPrivateKey, signerPublicKey, signerPrivateKey } = account;
+  return signerPublicKey === undefined
+    ? { fid, custodyAddress, custodyPrivateKey }
+    : { fid, custodyAddress, custodyPrivateKey, signerPublicKey, signerPrivateKey };
+}
+
 interface KeystoreFile {
   version: 1;
   /** The account `--as` means when it is not given; set by `account use`. */
@@ -87,13 +98,13 @@ export class Keystore {
   add(name: string, account: StoredAccount): void {
     checkName(name);
     if (this.has(name)) throw new UsageError(`an account named "${name}" already exists`);
-    this.data.accounts[name] = account;
+    this.data.accounts[name] = stored(account);
     this.save();
   }
 
   update(name: string, account: StoredAccount): void {
     this.get(name);
-    this.data.accounts[name] = account;
+    this.data.accounts[name] = stored(account);
     this.save();
   }
 

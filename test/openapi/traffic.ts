@@ -100,10 +100,12 @@ export function templateOf(document: OpenApiDocument, path: string, method: stri
       .map((segment) =>
         segment === "{*}"
           ? ".*"
-          : segment.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+"),
+          : segment.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]*"),
       )
       .join("/");
-    return new RegExp(`^${pattern}$`).test(decodeSafely(path));
+    // A parameter may be empty, as Fastify routes it (`/fid/` is `/fid/{fid}` with an empty fid).
+    const matches = new RegExp(`^${pattern}$`);
+    return matches.test(decodeSafely(path)) || matches.test(normal(decodeSafely(path)));
   });
 }
 

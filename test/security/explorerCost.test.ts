@@ -108,11 +108,12 @@ for (const engine of await testEngines()) {
       assert.equal(requests, 1);
     });
 
-    it("a cast's page costs the hub three reads, however long its log, and links to its events", async () => {
+    it("a cast's page costs the hub four reads, however long its log, and links to its events", async () => {
       const { answer, requests } = await cost(`/cast/${author.fid}/${castHash}`);
       assert.equal(answer.status, 200);
-      // castById, castsByParent and reactionsByCast: the cast has no parent.
-      assert.equal(requests, 3);
+      // castById, castsByParent, reactionsByCast (the cast has no parent, no reactions) and the
+      // author's profile (userDataByFid), which names the author.
+      assert.equal(requests, 4);
       assert.match(answer.body, new RegExp(`<a href="/events\\?fid=${author.fid}&amp;from=\\d+"`));
     });
 

@@ -1129,7 +1129,7 @@ export interface paths {
         };
         /**
          * All channels
-         * @description SPEC B. Channel, SPEC B. Client API: every channel.
+         * @description Every channel, with its URL, lead, moderators and follower count.
          */
         get: {
             parameters: {
@@ -1265,7 +1265,7 @@ export interface paths {
         };
         /**
          * Channel by id
-         * @description SPEC B. Channel: one channel.
+         * @description One channel, by its id.
          */
         get: {
             parameters: {
@@ -1403,7 +1403,7 @@ export interface paths {
         };
         /**
          * Channel followers
-         * @description SPEC B. Client API: a channel's followers; keeps the deprecated `fids` field (SPEC Errors 4, SPEC Versioning 4).
+         * @description A channel's followers, newest first, with when each followed; the deprecated `fids` field lists the same fids.
          */
         get: {
             parameters: {
@@ -1529,7 +1529,7 @@ export interface paths {
         };
         /**
          * Channels a fid follows
-         * @description SPEC B. Client API: the channels a fid follows.
+         * @description The channels a fid follows.
          */
         get: {
             parameters: {
@@ -1673,7 +1673,7 @@ export interface paths {
         };
         /**
          * Whether a fid follows a channel
-         * @description SPEC B. Client API: one fid's follow of one channel.
+         * @description One fid's follow of one channel.
          */
         get: {
             parameters: {
@@ -2867,7 +2867,7 @@ export interface paths {
         };
         /**
          * Power badge holders
-         * @description SPEC B. Client API, SPEC Limits: the fids with a power badge, recalculated weekly on Tuesdays 12:00 UTC.
+         * @description The fids with a power badge, recalculated weekly on Tuesdays 12:00 UTC.
          */
         get: {
             parameters: {
@@ -3968,7 +3968,7 @@ export interface paths {
         };
         /**
          * Discover cast actions
-         * @description SPEC B. Client API: the top cast actions.
+         * @description The top cast actions.
          */
         get: {
             parameters: {
@@ -4101,7 +4101,7 @@ export interface paths {
         };
         /**
          * Discover composer actions
-         * @description SPEC B. Client API: the top or featured composer actions.
+         * @description The top or featured composer actions.
          */
         get: {
             parameters: {
@@ -5586,7 +5586,7 @@ export interface paths {
         };
         /**
          * Blocked users
-         * @description SPEC B. Client API: who blocks whom, optionally of one blocker; at /v1/ and /fc/ (SPEC Versioning 1).
+         * @description Who blocks whom, optionally of one blocker; served at both /v1/ and /fc/.
          */
         get: {
             parameters: {
@@ -5712,7 +5712,7 @@ export interface paths {
         };
         /**
          * Blocked users
-         * @description SPEC B. Client API: who blocks whom, optionally of one blocker; at /v1/ and /fc/ (SPEC Versioning 1).
+         * @description Who blocks whom, optionally of one blocker; served at both /v1/ and /fc/.
          */
         get: {
             parameters: {
@@ -6281,7 +6281,7 @@ export interface paths {
         };
         /**
          * Signed key request by token
-         * @description SPEC Signed key request: its state (pending, approved, completed) and, once completed, the user's fid.
+         * @description A signed key request's state (pending, approved, completed) and, once completed, the fid of the user who approved it.
          */
         get: {
             parameters: {
@@ -6392,7 +6392,7 @@ export interface paths {
         put?: never;
         /**
          * Create a signed key request
-         * @description SPEC Signed key request (pending), SPEC Authentication 2, 4, 5, 6: the app's key, its fid's EIP-712 signature and deadline, and an optional sponsorship.
+         * @description An app asks a user to add its key: the key, the app fid's EIP-712 signature and deadline, and an optional sponsorship; the answer carries the link the user opens to approve.
          */
         post: {
             parameters: {
@@ -6547,7 +6547,7 @@ export interface paths {
         put?: never;
         /**
          * Create a signed key request
-         * @description SPEC Signed key request (pending), SPEC Authentication 2, 4, 5, 6: the app's key, its fid's EIP-712 signature and deadline, and an optional sponsorship.
+         * @description An app asks a user to add its key: the key, the app fid's EIP-712 signature and deadline, and an optional sponsorship; the answer carries the link the user opens to approve.
          */
         post: {
             parameters: {
@@ -6832,7 +6832,7 @@ export interface paths {
         put?: never;
         /**
          * Approve a request
-         * @description SPEC Signed key request (approved → completed): the user's signature adds the key on chain.
+         * @description The user's approval: their custody address's signature adds the app's key to their fid on chain.
          */
         post: {
             parameters: {
@@ -8098,6 +8098,259 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/channels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Channels page
+         * @description Every channel of the client API, most followed first, each linked to its page.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/avatars/{fid}.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A generated avatar
+         * @description A small picture made from the fid alone, the same on every stack: the demo world's profile pictures, and the pages' picture of anyone without one.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    fid: number;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The picture. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "image/svg+xml": string;
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A path parameter is too long. */
+                414: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -8107,12 +8360,13 @@ export interface paths {
         };
         /**
          * Hub events page
-         * @description The hub's event log from an event id, 100 at a time, filtered by type and fid, with the live feed.
+         * @description The hub's event log said in words, filtered by type and fid: the newest first under the live feed, older ones 100 at a time (before an event id), or a page from an event id on.
          */
         get: {
             parameters: {
                 query?: {
                     from?: number;
+                    before?: number;
                     type?: "" | "HUB_EVENT_TYPE_MERGE_MESSAGE" | "HUB_EVENT_TYPE_PRUNE_MESSAGE" | "HUB_EVENT_TYPE_REVOKE_MESSAGE" | "HUB_EVENT_TYPE_MERGE_USERNAME_PROOF" | "HUB_EVENT_TYPE_MERGE_ON_CHAIN_EVENT";
                     fid?: string;
                 };

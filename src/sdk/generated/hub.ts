@@ -1084,7 +1084,7 @@ export interface paths {
         };
         /**
          * Hub info
-         * @description SPEC C. Hub: the hub's version, network and, with dbstats, its counts.
+         * @description The hub's version, network and, with dbstats, its counts.
          */
         get: {
             parameters: {
@@ -1430,7 +1430,7 @@ export interface paths {
         };
         /**
          * Cast by id
-         * @description SPEC C. Hub, SPEC C. Message envelope: one CAST_ADD by fid and hash.
+         * @description One cast, by its author's fid and its hash.
          */
         get: {
             parameters: {
@@ -1535,7 +1535,7 @@ export interface paths {
         };
         /**
          * Cast by hash
-         * @description SPEC C. Hub (castnet's own read): the stored CAST_ADD with this hash, without its fid, or the one with the lowest hash that starts with these hex digits (8 or more).
+         * @description The cast with this hash, whoever cast it, or the one with the lowest hash that starts with these hex digits (8 or more). castnet's own read: the reference hub has none.
          */
         get: {
             parameters: {
@@ -1639,7 +1639,7 @@ export interface paths {
         };
         /**
          * Casts by fid
-         * @description SPEC C. Hub: a fid's casts, a page at a time.
+         * @description A fid's casts, a page at a time.
          */
         get: {
             parameters: {
@@ -1752,7 +1752,7 @@ export interface paths {
         };
         /**
          * Casts by parent
-         * @description SPEC C. Hub: the replies to a cast (fid and hash) or to a URL.
+         * @description The replies to a cast (fid and hash) or to a URL.
          */
         get: {
             parameters: {
@@ -1867,7 +1867,7 @@ export interface paths {
         };
         /**
          * Casts by mention
-         * @description SPEC C. Hub: casts that mention a fid.
+         * @description Casts that mention a fid.
          */
         get: {
             parameters: {
@@ -1980,7 +1980,7 @@ export interface paths {
         };
         /**
          * Reaction by id
-         * @description SPEC C. Hub: one reaction of a fid to a cast or URL.
+         * @description One reaction of a fid to a cast or URL.
          */
         get: {
             parameters: {
@@ -2088,7 +2088,7 @@ export interface paths {
         };
         /**
          * Reactions by fid
-         * @description SPEC C. Hub: a fid's reactions, optionally of one type.
+         * @description A fid's reactions, optionally of one type.
          */
         get: {
             parameters: {
@@ -2202,7 +2202,7 @@ export interface paths {
         };
         /**
          * Reactions by cast
-         * @description SPEC C. Hub: the reactions to a cast.
+         * @description The reactions to a cast.
          */
         get: {
             parameters: {
@@ -2317,7 +2317,7 @@ export interface paths {
         };
         /**
          * Reactions by target URL
-         * @description SPEC C. Hub: the reactions to a URL.
+         * @description The reactions to a URL.
          */
         get: {
             parameters: {
@@ -2431,7 +2431,7 @@ export interface paths {
         };
         /**
          * Link by id
-         * @description SPEC C. Hub: one link of a fid to another.
+         * @description One link of a fid to another.
          */
         get: {
             parameters: {
@@ -2537,7 +2537,7 @@ export interface paths {
         };
         /**
          * Links by fid
-         * @description SPEC C. Hub: the links a fid made.
+         * @description The links a fid made.
          */
         get: {
             parameters: {
@@ -2651,7 +2651,7 @@ export interface paths {
         };
         /**
          * Links by target fid
-         * @description SPEC C. Hub: the links made to a fid.
+         * @description The links made to a fid.
          */
         get: {
             parameters: {
@@ -2765,7 +2765,7 @@ export interface paths {
         };
         /**
          * User data by fid
-         * @description SPEC C. Hub: a fid's profile fields; with user_data_type, that one message. SPEC rule 2: the USERNAME field makes a registered name the username.
+         * @description A fid's profile fields (display name, bio, picture, username, …); with user_data_type, that one field's message. A username is a name the fid holds at the registry.
          */
         get: {
             parameters: {
@@ -2879,7 +2879,7 @@ export interface paths {
         };
         /**
          * Verifications by fid
-         * @description SPEC C. Hub: the addresses a fid verified; with address, that one message.
+         * @description The addresses a fid verified; with address, that one message.
          */
         get: {
             parameters: {
@@ -2993,7 +2993,7 @@ export interface paths {
         };
         /**
          * Signer events by fid
-         * @description SPEC Events 5, SPEC C. On-chain event: a fid's active signer keys; with signer, that key's event.
+         * @description The keys that may sign for a fid now; with signer, that key's event.
          */
         get: {
             parameters: {
@@ -3107,7 +3107,7 @@ export interface paths {
         };
         /**
          * On-chain events by fid
-         * @description SPEC Events 5, SPEC C. On-chain event: a fid's events of one type.
+         * @description A fid's on-chain events of one type (signers, storage rent, id registry).
          */
         get: {
             parameters: {
@@ -3214,7 +3214,7 @@ export interface paths {
         };
         /**
          * Id-register event by address
-         * @description SPEC Events 5: the id-register event of the fid an address holds in custody.
+         * @description Which fid an address holds in custody: the fid's id-register event.
          */
         get: {
             parameters: {
@@ -3318,7 +3318,7 @@ export interface paths {
         };
         /**
          * Registered fids
-         * @description SPEC C. Hub: every fid the hub knows, a page at a time.
+         * @description Every fid the hub knows, a page at a time.
          */
         get: {
             parameters: {
@@ -3429,7 +3429,7 @@ export interface paths {
         };
         /**
          * Storage limits by fid
-         * @description SPEC C. Hub: how many messages of each kind a fid's rented storage holds.
+         * @description How many messages of each kind a fid's rented storage holds.
          */
         get: {
             parameters: {
@@ -3547,7 +3547,7 @@ export interface paths {
         };
         /**
          * Username proof by name
-         * @description SPEC C. Username proof: the proof of a name.
+         * @description The proof of a name.
          */
         get: {
             parameters: {
@@ -3658,7 +3658,7 @@ export interface paths {
         };
         /**
          * Username proofs by fid
-         * @description SPEC C. Username proof: the proofs of a fid's names.
+         * @description The proofs of a fid's names.
          */
         get: {
             parameters: {
@@ -3771,7 +3771,7 @@ export interface paths {
         };
         /**
          * Hub events
-         * @description SPEC Events 1, 2, 4: events in merge order from an id, each with its integer id; kept 3 days.
+         * @description The hub's event log, 100 events from an event id on, in the order the hub merged them; events are kept three days.
          */
         get: {
             parameters: {
@@ -3878,7 +3878,7 @@ export interface paths {
         };
         /**
          * Hub event by id
-         * @description SPEC Events 1: one event by its id.
+         * @description One event by its id.
          */
         get: {
             parameters: {
@@ -3983,7 +3983,7 @@ export interface paths {
         };
         /**
          * Hub events as a stream
-         * @description SPEC Events 3: castnet's push delivery, as server-sent events resumable with Last-Event-ID.
+         * @description The event log pushed as server-sent events as the hub merges them; a reconnecting client resumes with Last-Event-ID.
          */
         get: {
             parameters: {
@@ -4089,7 +4089,7 @@ export interface paths {
         put?: never;
         /**
          * Submit a message
-         * @description SPEC rules 4, 5, SPEC Errors 1, 3, SPEC Authentication 3: one protobuf Message; answered with its JSON, or a HubError with a non-success status.
+         * @description Checks and stores one signed protobuf message: the answer is the stored message as JSON, or a HubError saying why it was refused.
          */
         post: {
             parameters: {
@@ -4218,7 +4218,7 @@ export interface paths {
         put?: never;
         /**
          * Validate a message
-         * @description SPEC Errors 1: the checks of submitMessage without storing the message.
+         * @description Checks a message as submitMessage does, without storing it.
          */
         post: {
             parameters: {
@@ -4341,7 +4341,7 @@ export interface paths {
         put?: never;
         /**
          * Submit messages in bulk
-         * @description SPEC Errors 1: many protobuf messages; each answered with its message or its error.
+         * @description Checks and stores many protobuf messages, each on its own: the answer lists each stored message or its error.
          */
         post: {
             parameters: {

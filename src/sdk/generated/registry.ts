@@ -1039,7 +1039,7 @@ export interface paths {
         };
         /**
          * List transfers
-         * @description SPEC A. Registry, SPEC A. Transfer: the transfers in id order, filtered by name or fid; the registry's history (SPEC Events 6).
+         * @description The registry's history: every name transfer in id order, filtered by name or fid.
          */
         get: {
             parameters: {
@@ -1136,7 +1136,7 @@ export interface paths {
         put?: never;
         /**
          * Transfer a name
-         * @description SPEC A. Registry, SPEC rule 1: 0 → X registers, X → 0 releases, X → Y moves; signed by the custody address of `fid` (SPEC Authentication 1), which must be `from` or `to` (SPEC Errors 2).
+         * @description Registers a name (from 0 to a fid), releases it (to 0) or moves it between fids, signed by the custody address of `fid`, which must be `from` or `to`.
          */
         post: {
             parameters: {
@@ -1268,7 +1268,7 @@ export interface paths {
         };
         /**
          * Current transfer of a name or fid
-         * @description SPEC A. Registry: the latest transfer of a name or to a fid, which says who holds it now.
+         * @description The latest transfer of a name or to a fid, which says who holds it now.
          */
         get: {
             parameters: {
@@ -1376,7 +1376,7 @@ export interface paths {
         };
         /**
          * The registry's signing address
-         * @description SPEC A. Registry: the address whose signature every transfer carries.
+         * @description The address whose signature every transfer carries.
          */
         get: {
             parameters: {
@@ -1471,7 +1471,7 @@ export interface paths {
         };
         /**
          * The registry's clock
-         * @description SPEC A. Registry: the time transfers are checked against, in Unix seconds.
+         * @description The time transfers are checked against, in Unix seconds.
          */
         get: {
             parameters: {
