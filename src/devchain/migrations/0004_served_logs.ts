@@ -81,16 +81,18 @@ export const servedLogs: Migration = {
         .where("log_index", "=", row.log_index)
         .execute();
     }
-    const blooms = new Map<number, { address: Hex; topics: Hex[] }[]>();
+    const blockLogs = new Map<number, { address: Hex; topics: Hex[] }[]>();
     for (const row of rows) {
       const number = Number(row.block_number);
       const topics = [row.topic0, row.topic1, row.topic2, row.topic3].map(hex).filter((t) => t !== undefined);
-      blooms.set(number, [...(blooms.get(number) ?? []), { address: row.address as Hex, topics }]);
+      const inBlock = blockLogs.get(number) ?? [];
+      if (inBlock.length === 0) blockLogs.set(number, inBlock);
+      inBlock.push({ address: row.address as Hex, topics });
     }
     for (const block of await logs.selectFrom("chain_blocks").select("number").execute())
       await logs
         .updateTable("chain_blocks")
-        .set({ logs_bloom: Buffer.from(logsBloom(blooms.get(Number(block.number)) ?? [])) })
+        .set({ logs_bloom: Buffer.from(logsBloom(blockLogs.get(Number(block.number)) ?? [])) })
         .where("number", "=", block.number)
         .execute();
   },
