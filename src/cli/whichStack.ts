@@ -11,7 +11,7 @@
  * or act for a fid the other does not know; that is refused (StackChoice.keystoreRefusal).
  */
 import { resolve } from "node:path";
-import { isLoopback } from "../http/index.js";
+import { isLoopback } from "../http/operator.js";
 import { findDataDir } from "../stack/dataDir.js";
 import { type Network, START_OPTIONS } from "../stack/options.js";
 import { type PartName, PARTS } from "../stack/parts.js";

@@ -1,18 +1,20 @@
 /**
  * Where the registries live: the OP-mainnet addresses the protocol's client libraries export
  * (docs/reference/contracts.md §1), so that code written for the real network runs unchanged.
+ * Written checksummed rather than computed: every command and client loads this module, and viem's
+ * getAddress would load all of viem with it (test/devchain/contractAbis.test.ts checks them against the library).
  */
-import { getAddress } from "viem";
+import type { Address } from "viem";
 
 export const CONTRACT_ADDRESSES = {
-  idRegistry: getAddress("0x00000000Fc6c5F01Fc30151999387Bb99A9f489b"),
-  idGateway: getAddress("0x00000000Fc25870C6eD6b6c7E41Fb078b7656f69"),
-  keyRegistry: getAddress("0x00000000fc1237824fb747abde0ff18990e59b7e"),
-  keyGateway: getAddress("0x00000000fC56947c7E7183f8Ca4B62398CaAdf0B"),
-  storageRegistry: getAddress("0x00000000fcCe7f938e7aE6D3c335bD6a1a7c593D"),
-  signedKeyRequestValidator: getAddress("0x00000000FC700472606ED4fA22623Acf62c60553"),
-  bundler: getAddress("0x00000000FC04c910A0b5feA33b03E0447AD0B0aA"),
-} as const;
+  idRegistry: "0x00000000Fc6c5F01Fc30151999387Bb99A9f489b",
+  idGateway: "0x00000000Fc25870C6eD6b6c7E41Fb078b7656f69",
+  keyRegistry: "0x00000000Fc1237824fb747aBDE0FF18990E59b7e",
+  keyGateway: "0x00000000fC56947c7E7183f8Ca4B62398CaAdf0B",
+  storageRegistry: "0x00000000fcCe7f938e7aE6D3c335bD6a1a7c593D",
+  signedKeyRequestValidator: "0x00000000FC700472606ED4fA22623Acf62c60553",
+  bundler: "0x00000000FC04c910A0b5feA33b03E0447AD0B0aA",
+} as const satisfies Record<string, Address>;
 
 export type ContractName = keyof typeof CONTRACT_ADDRESSES;
 
