@@ -63,6 +63,18 @@ export async function latestStoredBlock(db: DevchainDb): Promise<StoredBlock> {
   return storedBlock(row);
 }
 
+/** The latest block's number: a read of the index alone, for callers that keep blocks they decoded. */
+export async function latestBlockNumber(db: DevchainDb): Promise<number> {
+  const [row] = await runCompiled(
+    db,
+    "devchain latest block number",
+    () => db.selectFrom("chain_blocks").select("number").orderBy("number", "desc").limit(1),
+    [1],
+  );
+  if (!row) throw new Error("the devchain has no genesis block; start() was not called");
+  return row.number;
+}
+
 export async function blockByNumber(db: DevchainDb, number: number): Promise<StoredBlock | undefined> {
   const [row] = await runCompiled(
     db,

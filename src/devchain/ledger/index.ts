@@ -13,6 +13,7 @@ import {
   blockByHash,
   blockByNumber,
   ensureGenesis,
+  latestBlockNumber,
   latestStoredBlock,
   type StoredBlock,
 } from "./blockStore.js";
@@ -66,9 +67,42 @@ const OPERATOR_ADDRESS: Address = getAddress("0x00000000000000000000000000000000
 
 const BLOCK_POLL_MS = 500;
 
+/**
+ * The pending state kept between operator writes, so that a write runs on it instead of running
+ * every pending transaction again (a pool filled by REST writes cost O(n²) executions). It is the
+ * state as the block `latest` left it, then the pool's first `applied` transactions; a write finding
+ * another block or another pool size builds it again.
+ */
+interface PendingState {
+  state: StateOverlay;
+  env: ChainEnv & { number: bigint; timestamp: bigint };
+  latest: StoredBlock;
+  base: StateAtBlock;
+  applied: number;
+}
+
+/** The state as of one block, read through the connection the current write holds. */
+class StateAtBlock implements StateReader {
+  constructor(
+    public db: DevchainDb,
+    readonly number: number,
+  ) {}
+
+  get(key: string): Promise<string | undefined> {
+    return stateAt(this.db, this.number).get(key);
+  }
+}
+
 export class Ledger {
   readonly watcher: BlockWatcher;
   readonly #env: ChainEnv;
+  /**
+   * The latest block as last decoded: "latest" is the first read of most calls, and a block never
+   * changes once mined, so a call reads only the latest number (another process sharing the
+   * database may have mined since) and decodes a block only when that number is new.
+   */
+  #latest: StoredBlock | undefined;
+  #pendingState: PendingState | undefined;
 
   constructor(
     private readonly database: Database<DevchainTables>,
@@ -92,8 +126,14 @@ export class Ledger {
     );
   }
 
-  latestBlock(): Promise<StoredBlock> {
-    return latestStoredBlock(this.db);
+  async latestBlock(): Promise<StoredBlock> {
+    const number = await latestBlockNumber(this.db);
+    if (this.#latest?.number === number) return this.#latest;
+    const block = await blockByNumber(this.db, number);
+    // Blocks are only ever added; only a database emptied under the running part loses one.
+    if (!block) return latestStoredBlock(this.db);
+    if (block.number > (this.#latest?.number ?? -1)) this.#latest = block;
+    return block;
   }
 
   blockByNumber(number: number): Promise<StoredBlock | undefined> {
@@ -161,8 +201,10 @@ export class Ledger {
     action: OperatorAction,
     rules: OperatorRules = {},
   ): Promise<{ hash: Hex; after: StateReader }> {
-    const submitted = await serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, async (trx) => {
-      const { state, env, latest } = await this.#pending(trx);
+    let keptChanged = false;
+    const write = serializedTransaction(this.database, DEVCHAIN_TABLE_PREFIX, async (trx) => {
+      const pending = await this.#pending(trx);
+      const { state, env, latest } = pending;
       await rules.check?.(state);
       const after = state.child();
       try {
@@ -201,22 +243,47 @@ export class Ledger {
         raw: null,
         operator: action,
       });
+      // The last step before the commit: the pool now holds this write too. A commit that fails
+      // after it drops the kept state below.
+      keptChanged = true;
+      state.commit(after);
+      pending.applied += 1;
       return { hash, after };
     });
+    let submitted: Awaited<typeof write>;
+    try {
+      submitted = await write;
+    } catch (error) {
+      if (keptChanged) this.#pendingState = undefined;
+      throw error;
+    }
     if (this.options.mineAtOnce) await this.mine(false);
     return submitted;
   }
 
-  async #pending(db: DevchainDb) {
-    const latest = await latestStoredBlock(db);
-    const state = new StateOverlay(stateAt(db, latest.number));
+  /** The pending state, kept from the last write when the chain and the pool are as it left them. */
+  async #pending(trx: DevchainDb): Promise<PendingState> {
+    // Read in the write's own transaction: the kept latest block may trail a block just committed.
+    const latest = await latestStoredBlock(trx);
+    const kept = this.#pendingState;
+    if (
+      kept &&
+      kept.latest.number === latest.number &&
+      kept.applied === (await countPendingTransactions(trx))
+    ) {
+      kept.base.db = trx;
+      return kept;
+    }
+    const base = new StateAtBlock(trx, latest.number);
+    const state = new StateOverlay(base);
     const env = {
       ...this.#env,
       number: BigInt(latest.number + 1),
       timestamp: BigInt(Math.max(latest.timestamp, this.#nowSeconds())),
     };
-    for (const tx of await pendingTransactions(db)) await executeTransaction(state, tx, env);
-    return { state, env, latest };
+    const transactions = await pendingTransactions(trx);
+    for (const tx of transactions) await executeTransaction(state, tx, env);
+    return (this.#pendingState = { state, env, latest, base, applied: transactions.length });
   }
 
   /** Mines a block (an empty one only when `empty`); returns it, or undefined when none was mined. */
