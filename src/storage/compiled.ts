@@ -4,7 +4,8 @@
  * several per request. Compilations are kept per database (its dialect adapter, which its
  * transactions share), since the SQL differs per engine.
  */
-import type { CompiledQuery, DialectAdapter, Kysely } from "kysely";
+import { type CompiledQuery, type DialectAdapter, Kysely } from "kysely";
+import type { Database } from "./database.js";
 
 interface Compilable<Row> {
   compile(): CompiledQuery<Row>;
@@ -49,14 +50,27 @@ export function compiled<Tables, Row>(
   return { query: query.query, queryId: query.queryId, sql: query.sql, parameters };
 }
 
-/** Runs `compiled(...)` on `db`. */
+/**
+ * Where a query runs: a Kysely instance or transaction (on its connection, seeing the transaction's
+ * own writes), or an open Database, whose `read` serves what is committed without Kysely's
+ * per-query steps (database.ts) — for hot reads outside any write.
+ */
+export type QuerySource<Tables> = Kysely<Tables> | Database<Tables>;
+
+/** The query builder of `source`. */
+export function builderOf<Tables>(source: QuerySource<Tables>): Kysely<Tables> {
+  return source instanceof Kysely ? source : source.db;
+}
+
+/** Runs `compiled(...)` on `source`. */
 export async function runCompiled<Tables, Row>(
-  db: Kysely<Tables>,
+  source: QuerySource<Tables>,
   shape: string,
   build: () => Compilable<Row>,
   parameters: readonly unknown[],
 ): Promise<Row[]> {
-  return (await db.executeQuery<Row>(compiled(db, shape, build, parameters))).rows;
+  if (!(source instanceof Kysely)) return source.read(compiled(source.db, shape, build, parameters));
+  return (await source.executeQuery<Row>(compiled(source, shape, build, parameters))).rows;
 }
 
 /** A query of one fixed shape, whose builder adds `parameters` in the order given. */

@@ -10,6 +10,6 @@ export { serializedTransaction } from "./transaction.js";
 export { type BatchCommitted, GroupCommit, SavepointCommits } from "./groupCommit.js";
 export { bytesType, hexOf, serialType } from "./columns.js";
 export type { Columns } from "./readConnection.js";
-export { compiled, compiledOnce, runCompiled } from "./compiled.js";
+export { builderOf, compiled, compiledOnce, type QuerySource, runCompiled } from "./compiled.js";
 export { PooledText } from "./pooledText.js";
 export { tightenDirectory } from "./permissions.js";

@@ -2,9 +2,9 @@
 import { randomBytes } from "node:crypto";
 import { encodePacked, type Hex, keccak256 } from "viem";
 import { toHex } from "../../protocol/hex.js";
-import { runCompiled } from "../../storage/index.js";
+import { builderOf, type QuerySource, runCompiled } from "../../storage/index.js";
 import { logsBloom } from "./bloom.js";
-import type { DevchainDb } from "../tables.js";
+import type { DevchainDb, DevchainTables } from "../tables.js";
 
 export interface StoredBlock {
   number: number;
@@ -64,22 +64,25 @@ export async function latestStoredBlock(db: DevchainDb): Promise<StoredBlock> {
 }
 
 /** The latest block's number: a read of the index alone, for callers that keep blocks they decoded. */
-export async function latestBlockNumber(db: DevchainDb): Promise<number> {
+export async function latestBlockNumber(source: QuerySource<DevchainTables>): Promise<number> {
   const [row] = await runCompiled(
-    db,
+    source,
     "devchain latest block number",
-    () => db.selectFrom("chain_blocks").select("number").orderBy("number", "desc").limit(1),
+    () => builderOf(source).selectFrom("chain_blocks").select("number").orderBy("number", "desc").limit(1),
     [1],
   );
   if (!row) throw new Error("the devchain has no genesis block; start() was not called");
   return row.number;
 }
 
-export async function blockByNumber(db: DevchainDb, number: number): Promise<StoredBlock | undefined> {
+export async function blockByNumber(
+  source: QuerySource<DevchainTables>,
+  number: number,
+): Promise<StoredBlock | undefined> {
   const [row] = await runCompiled(
-    db,
+    source,
     "devchain block by number",
-    () => db.selectFrom("chain_blocks").select(COLUMNS).where("number", "=", number),
+    () => builderOf(source).selectFrom("chain_blocks").select(COLUMNS).where("number", "=", number),
     [number],
   );
   return row && storedBlock(row);

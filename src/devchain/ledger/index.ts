@@ -127,9 +127,9 @@ export class Ledger {
   }
 
   async latestBlock(): Promise<StoredBlock> {
-    const number = await latestBlockNumber(this.db);
+    const number = await latestBlockNumber(this.database);
     if (this.#latest?.number === number) return this.#latest;
-    const block = await blockByNumber(this.db, number);
+    const block = await blockByNumber(this.database, number);
     // Blocks are only ever added; only a database emptied under the running part loses one.
     if (!block) return latestStoredBlock(this.db);
     if (block.number > (this.#latest?.number ?? -1)) this.#latest = block;
@@ -137,7 +137,7 @@ export class Ledger {
   }
 
   blockByNumber(number: number): Promise<StoredBlock | undefined> {
-    return blockByNumber(this.db, number);
+    return blockByNumber(this.database, number);
   }
 
   blockByHash(hash: Hex): Promise<StoredBlock | undefined> {
@@ -162,7 +162,7 @@ export class Ledger {
 
   /** The JSON of the logs matching `filter` (logJson.ts), with the block of each. */
   logJson(filter: LogFilter, limit: number): Promise<{ blockNumber: number; json: string }[]> {
-    return logJsonMatching(this.db, filter, limit);
+    return logJsonMatching(this.database, filter, limit);
   }
 
   /** The JSON of a mined transaction's logs, in log order. */
@@ -171,7 +171,7 @@ export class Ledger {
   }
 
   stateAt(blockNumber: number): StateReader {
-    return stateAt(this.db, blockNumber);
+    return stateAt(this.database, blockNumber);
   }
 
   nonceOf(address: Address, includePending: boolean): Promise<bigint> {

@@ -1,8 +1,8 @@
 /** Logs: what each mined transaction emitted, in block order, and the filters eth_getLogs applies. */
 import { type Address, getAddress, type Hex } from "viem";
 import { toHex } from "../../protocol/hex.js";
-import { runCompiled } from "../../storage/index.js";
-import type { DevchainDb } from "../tables.js";
+import { builderOf, type QuerySource, runCompiled } from "../../storage/index.js";
+import type { DevchainDb, DevchainTables } from "../tables.js";
 import { renderLog } from "./logJson.js";
 
 export interface StoredLog {
@@ -110,7 +110,7 @@ export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: num
 
 /** The JSON of the logs matching `filter` (eth_getLogs' answer), with the block of each. */
 export async function logJsonMatching(
-  db: DevchainDb,
+  source: QuerySource<DevchainTables>,
   filter: LogFilter,
   limit: number,
 ): Promise<{ blockNumber: number; json: string }[]> {
@@ -124,9 +124,9 @@ export async function logJsonMatching(
     if (wanted !== null) parameters.push(...wanted.map((topic) => Buffer.from(topic.slice(2), "hex")));
   parameters.push(limit);
   const rows = await runCompiled(
-    db,
+    source,
     shape,
-    () => matching(db, filter, limit).select(["chain_logs.block_number", "chain_logs.json"]),
+    () => matching(builderOf(source), filter, limit).select(["chain_logs.block_number", "chain_logs.json"]),
     parameters,
   );
   return rows.map((row) => ({ blockNumber: Number(row.block_number), json: row.json }));

@@ -3,16 +3,17 @@
  * state as of any block is the last value at or before it.
  */
 import type { StateReader } from "../contracts/state.js";
-import { runCompiled } from "../../storage/index.js";
-import type { DevchainDb } from "../tables.js";
+import { builderOf, type QuerySource, runCompiled } from "../../storage/index.js";
+import type { DevchainDb, DevchainTables } from "../tables.js";
 
-/** The state as the block `blockNumber` left it. */
-export function stateAt(db: DevchainDb, blockNumber: number): StateReader {
+/** The state as the block `blockNumber` left it (read in a write's transaction, or as committed). */
+export function stateAt(source: QuerySource<DevchainTables>, blockNumber: number): StateReader {
+  const db = builderOf(source);
   return {
     // Compiled once (src/storage/compiled.ts): a call reads several keys.
     async get(key) {
       const [row] = await runCompiled(
-        db,
+        source,
         "devchain state at block",
         () =>
           db

@@ -75,12 +75,18 @@ async function rangeOf(
     return block && { fromBlock: block.number, toBlock: block.number };
   }
   const latest = (await ledger.latestBlock()).number;
-  const resolve = async (value: unknown, name: string) =>
-    value === undefined || value === null
-      ? latest
-      : ((await selectedBlock(ledger, parseBlockSelector(value, name)))?.number ?? latest);
-  const fromBlock = await resolve(query.from, "filter.fromBlock");
-  const toBlock = await resolve(query.to, "filter.toBlock");
+  // A number past the head stays as it is for fromBlock (the range is then empty) and is the head
+  // for toBlock, as geth reads them; numbers need no block read.
+  const resolve = async (value: unknown, name: string, pastHead: (n: number) => number) => {
+    if (value === undefined || value === null) return latest;
+    const selector = parseBlockSelector(value, name);
+    if (selector.kind === "number")
+      return selector.number > latest ? pastHead(selector.number) : selector.number;
+    if (selector.kind === "tag") return selector.tag === "earliest" ? 0 : latest;
+    return (await selectedBlock(ledger, selector))?.number ?? latest;
+  };
+  const fromBlock = await resolve(query.from, "filter.fromBlock", (n) => n);
+  const toBlock = await resolve(query.to, "filter.toBlock", () => latest);
   return { fromBlock, toBlock };
 }
 
