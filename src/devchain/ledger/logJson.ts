@@ -3,6 +3,7 @@
  * mined, and kept beside it (chain_logs.json), so that a query answers stored text.
  */
 import type { Hex } from "viem";
+import { encodeQuantity as quantity } from "../quantity.js";
 
 /** What a log's JSON says: a mined log (logStore.ts's MinedLog) has each of these. */
 interface RenderedLog {
@@ -16,8 +17,6 @@ interface RenderedLog {
   transactionIndex: number;
   logIndex: number;
 }
-
-const quantity = (value: number) => `0x${value.toString(16)}`;
 
 export function renderLog(log: RenderedLog): string {
   return JSON.stringify({

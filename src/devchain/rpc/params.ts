@@ -147,13 +147,7 @@ export function parseBlockSelector(value: unknown, name: string): BlockSelector 
   return { kind: "hash", hash: parseHash(fields.blockHash, `${name}.blockHash`), requireCanonical };
 }
 
-/** A quantity as clients read one: `0x` and hex digits, `0x0` for zero. */
-export function encodeQuantity(value: bigint | number): Hex {
-  if (typeof value === "number" && !Number.isSafeInteger(value))
-    throw new RangeError(`quantity ${value} is not a safe integer`);
-  if (value < 0) throw new RangeError(`quantity ${value} is negative`);
-  return `0x${value.toString(16)}`;
-}
+export { encodeQuantity } from "../quantity.js";
 
 /** Bytes as `0x` and two lowercase hex digits a byte (`0x` for none). */
 export function encodeData(bytes: Uint8Array): Hex {
