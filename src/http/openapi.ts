@@ -41,6 +41,11 @@ declare module "fastify" {
     refusals?: Readonly<Record<number, string>>;
     /** `$id` of the route's error body schema when it is not the part's (ApiDescription.errorSchema). */
     errorSchema?: string;
+    /**
+     * The route answers its refusals in its own 200 bodies (JSON-RPC's error objects) and reads any
+     * content type: only what the HTTP layer answers, and 413, are listed for it.
+     */
+    refusesInBody?: boolean;
   }
 }
 
@@ -190,11 +195,12 @@ function documented(
   const operator = [route.onRequest ?? []].flat().some(isOperatorGuard);
   const methods = [route.method].flat();
   const hasBody = methods.some((method) => ["POST", "PUT", "PATCH", "DELETE"].includes(method));
+  const inBody = route.config?.refusesInBody === true;
   const statuses = {
     ...ANY_ROUTE,
-    ...refusals,
+    ...(inBody ? {} : refusals),
     ...(/[:*]/.test(route.url) ? WITH_PATH_PARAMETERS : {}),
-    ...(hasBody ? WITH_BODY : {}),
+    ...(hasBody ? (inBody ? { 413: WITH_BODY[413]! } : WITH_BODY) : {}),
     ...(operator ? OPERATOR : {}),
     ...route.config?.refusals,
   };

@@ -162,7 +162,7 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
     "/",
     {
       onRequest: anyContentType,
-      config: { errorSchema: jsonRpcErrorResponseSchema.$id },
+      config: { errorSchema: jsonRpcErrorResponseSchema.$id, refusesInBody: true },
       schema: {
         summary: "Ethereum JSON-RPC",
         description:

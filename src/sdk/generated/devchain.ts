@@ -2769,35 +2769,8 @@ export interface paths {
                         "application/json": components["schemas"]["JsonRpcErrorResponse"] | components["schemas"]["DevchainError"];
                     };
                 };
-                /** @description No such fid, address, key or transaction. */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
-                    };
-                };
-                /** @description The contracts would revert: the custody address, key or state is taken or gone. */
-                409: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
-                    };
-                };
                 /** @description The request body is over the route's limit. */
                 413: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["JsonRpcErrorResponse"];
-                    };
-                };
-                /** @description The request body's content type is not one the route reads. */
-                415: {
                     headers: {
                         [name: string]: unknown;
                     };
