@@ -6,9 +6,8 @@
  * target, the JSON-RPC catch-up's rate (events a second, wall time) at least half the in-process
  * one's. Rounds alternate, each with a hub of its own on a fresh SQLite file; the best of each counts.
  *
- * The chain: fids registered 20 to a block (each REST write runs the pending pool again, so larger
- * blocks fill slower), each with a key and 1 storage unit rented: three events a fid (34,000 fids,
- * 102,000 events; 1,000 fids in --quick).
+ * The chain: fids registered 20 to a block, each with a key and 1 storage unit rented: three events
+ * a fid (34,000 fids, 102,000 events; 1,000 fids in --quick).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

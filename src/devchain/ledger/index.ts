@@ -160,8 +160,8 @@ export class Ledger {
     return logsMatching(this.db, filter, limit);
   }
 
-  /** The JSON of the logs matching `filter` (logJson.ts), with the block of each. */
-  logJson(filter: LogFilter, limit: number): Promise<{ blockNumber: number; json: string }[]> {
+  /** How many logs match `filter` (counting at most `limit`), and their JSON as one array (logJson.ts). */
+  logJson(filter: LogFilter, limit: number): Promise<{ count: number; json: string }> {
     return logJsonMatching(this.database, filter, limit);
   }
 

@@ -1,7 +1,8 @@
 /** Logs: what each mined transaction emitted, in block order, and the filters eth_getLogs applies. */
 import { type Address, getAddress, type Hex } from "viem";
 import { toHex } from "../../protocol/hex.js";
-import { builderOf, type QuerySource, runCompiled } from "../../storage/index.js";
+import { sql } from "kysely";
+import { type Database, runCompiled } from "../../storage/index.js";
 import type { DevchainDb, DevchainTables } from "../tables.js";
 import { renderLog } from "./logJson.js";
 
@@ -108,12 +109,16 @@ export async function logsMatching(db: DevchainDb, filter: LogFilter, limit: num
   }));
 }
 
-/** The JSON of the logs matching `filter` (eth_getLogs' answer), with the block of each. */
+/**
+ * eth_getLogs' answer to `filter`: how many logs match (counting at most `limit`) and their stored
+ * JSON joined into one array's text. The database joins them, in log order: a JS string a row
+ * cost as much as the rest of the query.
+ */
 export async function logJsonMatching(
-  source: QuerySource<DevchainTables>,
+  database: Database<DevchainTables>,
   filter: LogFilter,
   limit: number,
-): Promise<{ blockNumber: number; json: string }[]> {
+): Promise<{ count: number; json: string }> {
   // Compiled once per form of filter (src/storage/compiled.ts): how many addresses, and which topic
   // positions are constrained; the parameters in the order the query takes them.
   const addresses = (filter.addresses ?? []).map((a) => a.toLowerCase());
@@ -123,13 +128,24 @@ export async function logJsonMatching(
   for (const wanted of topics)
     if (wanted !== null) parameters.push(...wanted.map((topic) => Buffer.from(topic.slice(2), "hex")));
   parameters.push(limit);
-  const rows = await runCompiled(
-    source,
+  const join =
+    database.engine === "sqlite"
+      ? sql<string | null>`group_concat(m.json, ',' order by m.block_number, m.log_index)`
+      : sql<string | null>`string_agg(m.json, ',' order by m.block_number, m.log_index)`;
+  const [row] = await runCompiled(
+    database,
     shape,
-    () => matching(builderOf(source), filter, limit).select(["chain_logs.block_number", "chain_logs.json"]),
+    () =>
+      database.db
+        .selectFrom(
+          matching(database.db, filter, limit)
+            .select(["chain_logs.block_number", "chain_logs.log_index", "chain_logs.json"])
+            .as("m"),
+        )
+        .select((eb) => [eb.fn.countAll<number | string>().as("count"), join.as("joined")]),
     parameters,
   );
-  return rows.map((row) => ({ blockNumber: Number(row.block_number), json: row.json }));
+  return { count: Number(row?.count ?? 0), json: `[${row?.joined ?? ""}]` };
 }
 
 /** The JSON of a mined transaction's logs (its receipt's), in log order. */

@@ -90,25 +90,36 @@ async function rangeOf(
   return { fromBlock, toBlock };
 }
 
-async function queryLogs(ledger: Ledger, query: Query, range: { fromBlock: number; toBlock: number }) {
+async function queryLogs(
+  ledger: Ledger,
+  query: Query,
+  range: { fromBlock: number; toBlock: number },
+  maxResults: number,
+) {
   if (range.toBlock < range.fromBlock) return new JsonText("[]");
-  const logs = await ledger.logJson({ ...query.filter, ...range }, MAX_LOG_RESULTS + 1);
-  if (logs.length > MAX_LOG_RESULTS) {
-    const last = logs[MAX_LOG_RESULTS - 1]!.blockNumber;
+  const filter = { ...query.filter, ...range };
+  const logs = await ledger.logJson(filter, maxResults + 1);
+  if (logs.count > maxResults) {
+    const last = (await ledger.logs(filter, maxResults)).at(-1)!.blockNumber;
     const retry =
       last > range.fromBlock
         ? `, retry with the range ${encodeQuantity(range.fromBlock)}-${encodeQuantity(last - 1)}`
         : "";
-    throw RpcError.limitExceeded(`query returned more than ${MAX_LOG_RESULTS} results${retry}`);
+    throw RpcError.limitExceeded(`query returned more than ${maxResults} results${retry}`);
   }
-  return new JsonText(`[${logs.map((log) => log.json).join(",")}]`);
+  return new JsonText(logs.json);
 }
 
 type Filter =
   | { kind: "logs"; client: string; query: Query; next: number; used: number }
   | { kind: "blocks"; client: string; next: number; used: number };
 
-export function logMethods(ledger: Ledger, now: () => number = Date.now): RpcMethods {
+/** `maxResults`: the most logs one answer holds (tests lower it). */
+export function logMethods(
+  ledger: Ledger,
+  now: () => number = Date.now,
+  maxResults = MAX_LOG_RESULTS,
+): RpcMethods {
   const filters = new Map<string, Filter>();
 
   const sweep = () => {
@@ -139,7 +150,7 @@ export function logMethods(ledger: Ledger, now: () => number = Date.now): RpcMet
       const query = queryOf(filter);
       const range = await rangeOf(ledger, query);
       if (!range) throw RpcError.serverError("unknown block");
-      return queryLogs(ledger, query, range);
+      return queryLogs(ledger, query, range, maxResults);
     },
     async eth_newFilter(params, context) {
       const [filter] = positionalParams(params, ["filter"]);
@@ -170,7 +181,7 @@ export function logMethods(ledger: Ledger, now: () => number = Date.now): RpcMet
       const range = (await rangeOf(ledger, filter.query))!;
       const toBlock =
         filter.query.to === undefined || filter.query.to === null ? latest : Math.min(range.toBlock, latest);
-      const answer = await queryLogs(ledger, filter.query, { fromBlock: filter.next, toBlock });
+      const answer = await queryLogs(ledger, filter.query, { fromBlock: filter.next, toBlock }, maxResults);
       filter.next = Math.max(filter.next, toBlock + 1);
       return answer;
     },
@@ -179,7 +190,7 @@ export function logMethods(ledger: Ledger, now: () => number = Date.now): RpcMet
       const filter = find(id);
       if (filter.kind !== "logs") throw RpcError.serverError("filter not found: a block filter has no logs");
       const range = (await rangeOf(ledger, filter.query))!;
-      return queryLogs(ledger, filter.query, range);
+      return queryLogs(ledger, filter.query, range, maxResults);
     },
     async eth_uninstallFilter(params) {
       const [id] = positionalParams(params, ["filterId"]);
