@@ -38,7 +38,8 @@ export function keyFile(name: string, holds: string): KeyFile {
   const path = (dataDir: string) => join(dataDir, name);
   const read = (dataDir: string): string | undefined => {
     const stat = statOf(path(dataDir));
-    if (stat === undefined || !stat.isFile() || (stat.mode & 0o077) !== 0 || !ownedHere(stat.uid)) return undefined;
+    if (stat === undefined || !stat.isFile() || (stat.mode & 0o077) !== 0 || !ownedHere(stat.uid))
+      return undefined;
     const key = readFileSync(path(dataDir), "utf8").trim();
     return KEY.test(key) ? key : undefined;
   };
@@ -51,11 +52,17 @@ export function keyFile(name: string, holds: string): KeyFile {
       if (read(dataDir) === undefined && existsSync(file)) {
         const stat = lstatSync(file);
         if (!stat.isFile() || !ownedHere(stat.uid))
-          throw new Error(`${file} is not ${holds} (a link, or another user's file): remove it and start again`);
+          throw new Error(
+            `${file} is not ${holds} (a link, or another user's file): remove it and start again`,
+          );
         unlinkSync(file);
       }
       try {
-        const fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+        const fd = openSync(
+          file,
+          constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+          0o600,
+        );
         try {
           writeSync(fd, `${randomBytes(32).toString("hex")}\n`);
         } finally {
@@ -70,7 +77,8 @@ export function keyFile(name: string, holds: string): KeyFile {
     },
     retireExposed(dataDir) {
       const stat = statOf(path(dataDir));
-      if (stat === undefined || !stat.isFile() || !ownedHere(stat.uid) || (stat.mode & 0o077) === 0) return false;
+      if (stat === undefined || !stat.isFile() || !ownedHere(stat.uid) || (stat.mode & 0o077) === 0)
+        return false;
       unlinkSync(path(dataDir));
       return true;
     },

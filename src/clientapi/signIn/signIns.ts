@@ -154,7 +154,11 @@ export class SignIns {
   async status(token: string): Promise<ChannelJson> {
     const row = await this.live(token);
     if (row.state === "pending") return render(row);
-    const taken = await channelStore.takeCompletedChannel(this.ctx.database.db, row.token, this.ctx.nowSeconds());
+    const taken = await channelStore.takeCompletedChannel(
+      this.ctx.database.db,
+      row.token,
+      this.ctx.nowSeconds(),
+    );
     if (taken === undefined) throw unknownChannel();
     return render(taken);
   }
@@ -189,18 +193,23 @@ export class SignIns {
     const custody = await this.custodyOf(verified.fid);
     const hub = await this.hubProfileOf(verified.fid);
     const profile = { ...withoutEmpty(hub), ...withoutEmpty(completion.profile ?? {}) };
-    const completed = await channelStore.completeChannel(this.ctx.database.db, row.token, this.ctx.nowSeconds(), {
-      message: completion.message,
-      signature: completion.signature,
-      auth_method: verified.authMethod,
-      fid: verified.fid,
-      username: profile.username ?? null,
-      display_name: profile.displayName ?? null,
-      bio: profile.bio ?? null,
-      pfp_url: profile.pfpUrl ?? null,
-      custody,
-      verifications: JSON.stringify(hub.verifications),
-    });
+    const completed = await channelStore.completeChannel(
+      this.ctx.database.db,
+      row.token,
+      this.ctx.nowSeconds(),
+      {
+        message: completion.message,
+        signature: completion.signature,
+        auth_method: verified.authMethod,
+        fid: verified.fid,
+        username: profile.username ?? null,
+        display_name: profile.displayName ?? null,
+        bio: profile.bio ?? null,
+        pfp_url: profile.pfpUrl ?? null,
+        custody,
+        verifications: JSON.stringify(hub.verifications),
+      },
+    );
     if (!completed) {
       // Completed by another caller meanwhile, or closed.
       const now = await this.live(row.token);
@@ -266,13 +275,19 @@ function alreadyCompleted(row: ChannelRow): ClientApiError {
 
 function withoutEmpty(profile: Profile): Profile {
   return Object.fromEntries(
-    Object.entries(profile).filter(([key, value]) => key !== "verifications" && typeof value === "string" && value !== ""),
+    Object.entries(profile).filter(
+      ([key, value]) => key !== "verifications" && typeof value === "string" && value !== "",
+    ),
   );
 }
 
 function render(row: ChannelRow): ChannelJson {
   const acceptAuthAddress = row.accept_auth_address !== 0;
-  const signatureParams: ChannelJson["signatureParams"] = { siweUri: row.siwe_uri, domain: row.domain, nonce: row.nonce };
+  const signatureParams: ChannelJson["signatureParams"] = {
+    siweUri: row.siwe_uri,
+    domain: row.domain,
+    nonce: row.nonce,
+  };
   if (row.not_before !== null) signatureParams.notBefore = row.not_before;
   if (row.expiration_time !== null) signatureParams.expirationTime = row.expiration_time;
   if (row.request_id !== null) signatureParams.requestId = row.request_id;

@@ -41,7 +41,11 @@ export async function completeChannel(
  * Deletes the channel if it is completed and still open, returning it: whoever deletes it is the one
  * caller that gets the completed answer.
  */
-export function takeCompletedChannel(db: ClientApiDb, token: string, now: number): Promise<ChannelRow | undefined> {
+export function takeCompletedChannel(
+  db: ClientApiDb,
+  token: string,
+  now: number,
+): Promise<ChannelRow | undefined> {
   return db
     .deleteFrom("api_sign_in_channels")
     .where("token", "=", token)
@@ -53,6 +57,9 @@ export function takeCompletedChannel(db: ClientApiDb, token: string, now: number
 
 /** Deletes the channels closed at `now`; returns how many. */
 export async function deleteChannelsExpiredAt(db: ClientApiDb, now: number): Promise<number> {
-  const deleted = await db.deleteFrom("api_sign_in_channels").where("expires_at", "<=", now).executeTakeFirst();
+  const deleted = await db
+    .deleteFrom("api_sign_in_channels")
+    .where("expires_at", "<=", now)
+    .executeTakeFirst();
   return Number(deleted.numDeletedRows);
 }
