@@ -4,6 +4,6 @@
  * to the client API; `castnet sign-in approve` reads it from the file, so it is never logged nor
  * written on a command line.
  */
-import { keyFile } from "../storage/index.js";
+import { keyFile } from "../storage/keyFile.js";
 
 export const relayKey = keyFile("relay.key", "castnet's sign-in relay key");

@@ -5,7 +5,7 @@
  * directory's owner can read is what proves a caller is the keystore's owner. The CLI reads the key
  * and prints it in the approval link it gives that owner.
  */
-import { isKey, keyFile } from "../storage/index.js";
+import { isKey, keyFile } from "../storage/keyFile.js";
 
 const approvalKey = keyFile("approval.key", "castnet's approval key");
 
