@@ -8,6 +8,7 @@ import type { RequestTypesFromSchemas } from "../../http/routeTypes.js";
 import { isKey } from "../../storage/index.js";
 import { ClientApiError } from "../errors.js";
 import type { ClientApiRoutesOptions } from "./options.js";
+import * as s from "./schemas.js";
 
 const RELAY_KEY_HEADER = "x-farcaster-auth-relay-key";
 /** The reference relay still accepts the header's name from before the flow was renamed. */
@@ -124,6 +125,7 @@ export const signInRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
           "An app opens a Sign In With Farcaster channel: its sign-in URI and domain, and optionally the nonce and times the message must carry. The answer's url is where the user approves; the app then polls the channel's status with the channel token.",
         "x-spec": "FIP-11 Sign In With Farcaster (relay)",
         tags: ["Sign in"],
+        querystring: s.object({}),
         body: channelBody,
         response: {
           201: {
@@ -154,6 +156,7 @@ export const signInRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
           "The channel named by the Bearer token: 202 while the user has not approved, then 200 with the signed message, the fid and the user's profile. The completed answer is given once: the channel is then gone.",
         "x-spec": "FIP-11 Sign In With Farcaster (relay)",
         tags: ["Sign in"],
+        querystring: s.object({}),
         response: { 200: channelSchema(false), 202: channelSchema(false) },
       },
       config: { refusals },
@@ -186,6 +189,7 @@ export const signInRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
           "The user's client app completes the channel named by the Bearer token with the sign-in message its user signed, sending the relay's key in X-Farcaster-Auth-Relay-Key. castnet checks the message (the channel's nonce and domain, the signature, the signer as the fid's custody or auth address) before it completes the channel, once.",
         "x-spec": "FIP-11 Sign In With Farcaster (relay)",
         tags: ["Sign in"],
+        querystring: s.object({}),
         body: authenticateBody,
         response: { 201: channelSchema(true) },
       },
