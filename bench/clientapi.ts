@@ -37,13 +37,13 @@ export async function benchClientApi({ quick, cpu, summary }: BenchContext): Pro
     logger,
     blockTimeSeconds: 0,
   });
-  // Power badges are not measured here; an activity source with no reactions keeps the rule quiet.
+  // Power badges and sign-ins are not measured here; an activity source with no reactions keeps the rule quiet.
   const api = await createClientApi({
     database: { engine: "sqlite", path: join(dir, "api.sqlite") },
     logger,
     chain: devchain.chain,
     naming: NEUTRAL,
-    activity: { reactorsByAuthor: async () => new Map() },
+    activity: { reactorsByAuthor: async () => new Map(), profileOf: async () => ({ verifications: [] }) },
   });
   const generator = new LoadGenerator();
   try {

@@ -13,6 +13,7 @@ import { registerEvents } from "./commands/events.js";
 import { registerFeed } from "./commands/feed.js";
 import { registerFollow } from "./commands/follow.js";
 import { registerKeyRequest } from "./commands/keyRequest.js";
+import { registerSignIn } from "./commands/signIn.js";
 import { registerMaintenance } from "./commands/maintenance.js";
 import { registerNameCommands } from "./commands/name.js";
 import { registerProfile } from "./commands/profile.js";
@@ -62,6 +63,7 @@ export function buildProgram(): Command {
     registerStorage,
     registerChain,
     registerKeyRequest,
+    registerSignIn,
     registerFeed,
     registerEvents,
     registerChannel,

@@ -14,6 +14,7 @@ import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequests
 import { ClientApiMetrics } from "./metrics.js";
 import { clientApiMigrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
+import { DEFAULT_CHANNELS_PER_ADDRESS_PER_HOUR } from "./signIn/limits.js";
 import { clientApiRoutes } from "./routes/index.js";
 import { type ClientApiService, createService } from "./service.js";
 import { CLIENT_API_TABLE_PREFIX, type ClientApiTables } from "./tables.js";
@@ -49,12 +50,14 @@ export interface ClientApiOptions {
   /** Thresholds of the power-badge rule (default: 5 distinct reactors in 30 days). */
   powerBadgeRule?: Partial<PowerBadgeRule>;
   /**
-   * What deeplinkUrl opens: "page" (default), the approval page at `<publicUrl()>/approve?token=`;
-   * "scheme", `<deeplinkScheme>://signed-key-request?token=` as the reference's client app has it.
-   * Without a public URL of its own the part can only give the scheme form.
+   * What deeplinkUrl and a sign-in channel's url open: "page" (default), castnet's approval pages at
+   * `<publicUrl()>/approve?token=` and `<publicUrl()>/sign-in?channelToken=`; "scheme",
+   * `<deeplinkScheme>://signed-key-request?token=` and `<deeplinkScheme>://siwf?channelToken=`, links
+   * a client app installed on the device opens. Without a public URL of its own the part can only
+   * give the scheme form.
    */
   deeplink?: "page" | "scheme";
-  /** Scheme of the "scheme" deeplinkUrl (default: the naming profile's). */
+  /** Scheme of the "scheme" links (default: the naming profile's). */
   deeplinkScheme?: string;
   /** This part's own public URL, as configured (never taken from a request's Host), for deep links. */
   publicUrl?: () => string | undefined;
@@ -69,6 +72,13 @@ export interface ClientApiOptions {
   keyRequestLimits?: Partial<KeyRequestLimits>;
   /** How long a signed key request stays readable after its deadline before it is deleted (default 24 h). */
   keyRequestRetentionMs?: number;
+  /**
+   * The sign-in relay's key: a client app completing a channel sends it as X-Farcaster-Auth-Relay-Key.
+   * Without one, POST /v1/channel/authenticate is refused (the explorer's page completes channels in process).
+   */
+  relayKey?: string;
+  /** Sign-in channels one client address may open per hour, so keep open at once (default 100). */
+  signInChannelsPerAddressPerHour?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -94,12 +104,15 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
     const now = options.now ?? Date.now;
     const publicUrl = options.publicUrl ?? (() => undefined);
     const scheme = options.deeplinkScheme ?? options.naming.deeplinkScheme;
-    const deeplink = (token: string) => {
+    // The same choice of page or scheme for both flows a client app approves.
+    const link = (page: string, schemePath: string) => (query: string) => {
       const own = publicUrl();
       return options.deeplink !== "scheme" && own !== undefined
-        ? `${own}/approve?token=${token}`
-        : `${scheme}://signed-key-request?token=${token}`;
+        ? `${own}/${page}?${query}`
+        : `${scheme}://${schemePath}?${query}`;
     };
+    const keyRequestLink = link("approve", "signed-key-request");
+    const signInLink = link("sign-in", "siwf");
     const service = await createService({
       database,
       logger: scope.logger,
@@ -107,7 +120,10 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       naming: options.naming,
       activity: options.activity,
       powerBadgeRule: { ...DEFAULT_POWER_BADGE_RULE, ...options.powerBadgeRule },
-      deeplink,
+      deeplink: (token) => keyRequestLink(`token=${token}`),
+      signInLink: (token) => signInLink(`channelToken=${token}`),
+      signInChannelsPerAddressPerHour:
+        options.signInChannelsPerAddressPerHour ?? DEFAULT_CHANNELS_PER_ADDRESS_PER_HOUR,
       sponsorCost: options.sponsorCost ?? 1,
       validatorContract: options.validatorContract,
       keyGatewayContract: options.keyGatewayContract,
@@ -128,7 +144,11 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       }),
       (server) => server.close(),
     );
-    await app.register(clientApiRoutes, { service, adminToken: options.adminToken });
+    await app.register(clientApiRoutes, {
+      service,
+      adminToken: options.adminToken,
+      relayKey: options.relayKey,
+    });
     await options.mount?.(app, service);
     await app.ready();
 
@@ -142,6 +162,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
         for (const task of [
           () => service.keyRequests.advanceApproved(),
           () => service.keyRequests.deleteExpired(),
+          () => service.signIns.deleteExpired(),
           () => service.powerBadges.checkSchedule(),
         ])
           await task().catch((error: unknown) =>

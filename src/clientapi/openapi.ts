@@ -6,7 +6,7 @@ export const clientApiOpenApi: ApiDescription = {
   title: "castnet client API",
   description:
     "The client API: channels, channel follows, power badges, actions, blocks and signed key " +
-    "requests; paths versioned /v1/ and /v2/ side by side. (SPEC B; SPEC Versioning 1)",
+    "requests, and the sign-in relay; paths versioned /v1/ and /v2/ side by side. (SPEC B; SPEC Versioning 1)",
   tags: [
     { name: "Channels", description: "Channels and their members (SPEC B. Channel)." },
     { name: "Channel follows", description: "Who follows which channel." },
@@ -17,6 +17,11 @@ export const clientApiOpenApi: ApiDescription = {
       name: "Signed key requests",
       description:
         "An app asks a user to add its key: pending → approved → completed (SPEC Signed key request).",
+    },
+    {
+      name: "Sign in",
+      description:
+        "The Sign In With Farcaster relay: an app opens a channel, the user's client app completes it, the app reads it once.",
     },
     { name: "Sponsors", description: "Sponsorship credits (SPEC Authentication 6)." },
     {

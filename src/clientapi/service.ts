@@ -14,6 +14,8 @@ import { Cursors } from "./cursor.js";
 import { type KeyRequestLimits, keyRequestLimiter } from "./keyRequests/limits.js";
 import { KeyRequests } from "./keyRequests/keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
+import { channelLimiter } from "./signIn/limits.js";
+import { SignIns } from "./signIn/signIns.js";
 import * as settingStore from "./settingStore.js";
 import { Sponsors } from "./sponsors.js";
 import type { ClientApiTables } from "./tables.js";
@@ -30,6 +32,7 @@ export interface ClientApiService {
   sponsors: Sponsors;
   powerBadges: PowerBadges;
   keyRequests: KeyRequests;
+  signIns: SignIns;
 }
 
 export interface ServiceOptions {
@@ -46,6 +49,9 @@ export interface ServiceOptions {
   keyGatewayContract?: Address;
   keyRequestLimits: KeyRequestLimits;
   keyRequestRetentionSeconds: number;
+  /** A sign-in channel's url, by its token. */
+  signInLink: (token: string) => string;
+  signInChannelsPerAddressPerHour: number;
   /** Unix ms. */
   now: () => number;
 }
@@ -77,6 +83,12 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
       keyGatewayContract: options.keyGatewayContract,
       limits: keyRequestLimiter(options.keyRequestLimits, options.now),
       retentionSeconds: options.keyRequestRetentionSeconds,
+    }),
+    signIns: new SignIns(ctx, {
+      chain: options.chain,
+      activity: options.activity,
+      link: options.signInLink,
+      admit: channelLimiter(options.signInChannelsPerAddressPerHour, options.now),
     }),
   };
 }

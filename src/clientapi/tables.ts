@@ -1,5 +1,6 @@
 import type { Generated, Kysely } from "kysely";
 import type { KeyRequestState } from "./keyRequests/states.js";
+import type { AuthMethod } from "./signIn/verify.js";
 
 /** The client API's tables and its migrations ledger are named `api_…`. */
 export const CLIENT_API_TABLE_PREFIX = "api";
@@ -79,6 +80,36 @@ export interface ClientApiTables {
     updated_at: number;
   };
   api_gateway_nonces: { custody: string; nonce: number };
+  /** Sign-in channels; the signature params are the app's strings as it sent them. */
+  api_sign_in_channels: {
+    token: string;
+    state: "pending" | "completed";
+    nonce: string;
+    siwe_uri: string;
+    domain: string;
+    not_before: string | null;
+    expiration_time: string | null;
+    request_id: string | null;
+    redirect_url: string | null;
+    /** 0/1 as the app sent it; null when it did not (auth addresses are then accepted). */
+    accept_auth_address: number | null;
+    client_ip: string;
+    user_agent: string;
+    created_at: number;
+    expires_at: number;
+    // Set once, when the channel completes.
+    message: string | null;
+    signature: string | null;
+    auth_method: AuthMethod | null;
+    fid: number | null;
+    username: string | null;
+    display_name: string | null;
+    bio: string | null;
+    pfp_url: string | null;
+    custody: string | null;
+    /** JSON array of addresses. */
+    verifications: string | null;
+  };
   /** `channels`: bumped by every write to a channel row (follower counts included). */
   api_versions: { name: string; version: number };
 }

@@ -4,12 +4,18 @@
  * (data/reads/), exposed as `service.messages`, `service.onChain`, `service.names`, `service.events`
  * and `service.storage`.
  */
-import type { ActivitySource } from "../interfaces/activity.js";
+import {
+  type ActivitySource,
+  type HubProfile,
+  PROFILE_PAGE_SIZE,
+  profileFromMessages,
+} from "../interfaces/activity.js";
 import { HubError } from "../protocol/errors.js";
 import { toHexJson } from "../protocol/json/bytes.js";
 import { writeMessageJson } from "../protocol/json/index.js";
 import { decodeMessage } from "../protocol/message.js";
 import { PROTOCOL_EPOCH_MS, toProtocolTime } from "../protocol/time.js";
+import type { PooledText } from "../storage/index.js";
 import type { HubCore } from "./core.js";
 import type { Accepted, MergeEngine } from "./merge/engine.js";
 import { pruneEvents } from "./data/events.js";
@@ -125,6 +131,17 @@ export class HubService implements ActivitySource {
     return reactorsByAuthor(this.db, since);
   }
 
+  // The profile a sign-in reports (the client API's relay).
+
+  async profileOf(fid: number): Promise<HubProfile> {
+    const page = { pageSize: PROFILE_PAGE_SIZE, reverse: false, after: undefined };
+    const pages = await Promise.all([
+      this.messages.userDataByFid(fid, page),
+      this.messages.verificationsByFid(fid, page),
+    ]);
+    return profileFromMessages(pages.flatMap(({ messages }) => JSON.parse(`[${pooledText(messages)}]`)));
+  }
+
   // Operations.
 
   async info(withStats: boolean): Promise<HubInfo> {
@@ -149,6 +166,16 @@ export class HubService implements ActivitySource {
   /** Prunes fids whose storage shrank down to their limits (hourly on its own). */
   pruneMessages(): Promise<number> {
     return pruneExpiredStorage(this.core);
+  }
+}
+
+/** A page's joined JSON as a string, its pooled memory released. */
+function pooledText(text: string | PooledText): string {
+  if (typeof text === "string") return text;
+  try {
+    return text.framed("", "").toString("utf8");
+  } finally {
+    text.release();
   }
 }
 

@@ -1,9 +1,10 @@
 /**
- * The client API's view of hub activity when the hub runs in another process: GET
+ * The client API's view of the hub when the hub runs in another process: GET
  * /v1/activity/reactorsByAuthor on the hub (a castnet route; the reference hub has no such read), an
- * operator read that needs the admin token the two share.
+ * operator read that needs the admin token the two share; and a fid's profile from the hub's public
+ * reads of user data and verifications.
  */
-import type { ActivitySource } from "./activity.js";
+import { type ActivitySource, PROFILE_PAGE_SIZE, profileFromMessages } from "./activity.js";
 
 const TIMEOUT_MS = 30_000;
 
@@ -30,6 +31,21 @@ export function httpActivitySource(hubUrl: string, options: HttpActivityOptions 
       }
       if (!Array.isArray(body?.authors)) throw new Error(`hub at ${base.origin} answered without authors`);
       return new Map(body.authors.map((a) => [a.fid, a.reactors]));
+    },
+    async profileOf(fid) {
+      const pages = await Promise.all(
+        ["v1/userDataByFid", "v1/verificationsByFid"].map(async (path) => {
+          const url = new URL(path, base);
+          url.searchParams.set("fid", String(fid));
+          url.searchParams.set("pageSize", String(PROFILE_PAGE_SIZE));
+          const response = await fetch(url, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+          const body = (await response.json().catch(() => undefined)) as { messages?: unknown } | undefined;
+          if (!response.ok || !Array.isArray(body?.messages))
+            throw new Error(`hub at ${base.origin} answered ${response.status} for ${url.pathname}`);
+          return body.messages as Parameters<typeof profileFromMessages>[0];
+        }),
+      );
+      return profileFromMessages(pages.flat());
     },
   };
 }

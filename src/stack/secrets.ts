@@ -3,6 +3,7 @@ import { statSync } from "node:fs";
 import type { Logger } from "../http/index.js";
 import { tightenDirectory } from "../storage/index.js";
 import { retireExposedApprovalKey } from "../wallet/approvalKey.js";
+import { relayKey } from "./relayKey.js";
 
 /** A file a secret was read from, and what it holds ("admin token", "RPC credentials"). */
 export interface SecretFile {
@@ -26,6 +27,8 @@ export function secureStart(dataDir: string | undefined, secretFiles: readonly S
       logger.warn(
         "removed the keystore's approval key, which other users could read; a fresh one replaces it",
       );
+    if (relayKey.retireExposed(dataDir))
+      logger.warn("removed the sign-in relay's key, which other users could read; a fresh one replaces it");
   }
   for (const { holds, path } of secretFiles) {
     const mode = statSync(path).mode & 0o777;

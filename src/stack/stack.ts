@@ -26,6 +26,7 @@ import type { MigrationProgress } from "../storage/index.js";
 import type { ActivitySource } from "../interfaces/activity.js";
 import { mountExplorer } from "./explorer.js";
 import { ensureApprovalKey } from "../wallet/approvalKey.js";
+import { relayKey } from "./relayKey.js";
 import { type StackConfig, databaseFor } from "./options.js";
 import { type PartName, PART_NAMES } from "./parts.js";
 import { refuseBusyPorts } from "./busyPorts.js";
@@ -215,6 +216,7 @@ export async function buildStack(
         activity: activity!,
         http: config.http,
         deeplink: config.deeplink,
+        relayKey: relayKey.ensure(config.dataDir),
         publicUrl: () => partUrls().api,
         mount: mountExplorer({
           urls: partUrls,

@@ -13,3 +13,4 @@ export type { Columns } from "./readConnection.js";
 export { builderOf, compiled, compiledOnce, type QuerySource, runCompiled } from "./compiled.js";
 export { PooledText } from "./pooledText.js";
 export { tightenDirectory } from "./permissions.js";
+export { type KeyFile, isKey, keyFile } from "./keyFile.js";

@@ -125,6 +125,7 @@ for (const engine of await testEngines()) {
           if (this.fail) throw new Error("hub unreachable");
           return new Map([[42, 100]]);
         },
+        profileOf: async () => ({ verifications: [] }),
       };
       // From here on only the processes started below run the schedule.
       await h.api.close();

@@ -1,7 +1,7 @@
 import { after, before } from "node:test";
 import { type Hex, type PrivateKeyAccount } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import type { ActivitySource } from "../../src/interfaces/activity.js";
+import type { ActivitySource, HubProfile } from "../../src/interfaces/activity.js";
 import type { ClientApi, ClientApiOptions } from "../../src/clientapi/index.js";
 import type { Devchain } from "../../src/devchain/index.js";
 import type { DatabaseConfig } from "../../src/storage/index.js";
@@ -10,11 +10,12 @@ import { startTestStack } from "../support/stack.js";
 
 /**
  * A small but real ActivitySource for tests: the reaction facts are kept in an array and counted the
- * way the hub counts them (distinct reactors per author, since a time, self-reactions ignored). The
- * hub's own implementation is tested in test/hub.
+ * way the hub counts them (distinct reactors per author, since a time, self-reactions ignored); the
+ * profiles sign-ins report are set by the test. The hub's own implementation is tested in test/hub.
  */
 export class ReactionLog implements ActivitySource {
   readonly reactions: { reactor: number; author: number; at: number }[] = [];
+  readonly profiles = new Map<number, HubProfile>();
   calls: number[] = [];
 
   react(reactor: number, author: number, at: number): void {
@@ -31,6 +32,10 @@ export class ReactionLog implements ActivitySource {
       reactors.set(author, set);
     }
     return new Map([...reactors].map(([author, set]) => [author, set.size]));
+  }
+
+  async profileOf(fid: number): Promise<HubProfile> {
+    return this.profiles.get(fid) ?? { verifications: [] };
   }
 }
 

@@ -1,6 +1,8 @@
 /** The hub's HTTP API end to end: every read endpoint and message type, exact JSON, paging, errors. */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { listen } from "../../src/http/index.js";
+import { httpActivitySource } from "../../src/interfaces/activityHttp.js";
 import { testEngines } from "../support/databases.js";
 import {
   castAdd,
@@ -406,6 +408,19 @@ for (const engine of await testEngines()) {
         assert.equal(body.ethSignature, body.claimSignature);
         const single = await get(stack, `/v1/verificationsByFid?fid=${dave.fid}&address=${wallet.address}`);
         assert.equal(single.body.hash, hex(verification.hash));
+      });
+
+      it("gives a sign-in the fid's profile, in process and over HTTP alike (the client API's relay)", async () => {
+        const expected = {
+          verifications: [wallet.address.toLowerCase()],
+          bio: "I build hubs",
+          pfpUrl: "https://example.com/me.png",
+        };
+        const url = await listen(stack.hub.app, "hub", "127.0.0.1", 0);
+        for (const source of [stack.hub.service, httpActivitySource(url)]) {
+          assert.deepEqual(await source.profileOf(dave.fid), expected);
+          assert.deepEqual(await source.profileOf(999_999), { verifications: [] });
+        }
       });
     });
 

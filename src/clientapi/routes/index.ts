@@ -6,6 +6,7 @@ import { channelRoutes } from "./channels.js";
 import { keyRequestRoutes } from "./keyRequests.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import { powerBadgeRoutes } from "./powerBadges.js";
+import { signInRoutes } from "./signIn.js";
 import { sponsorRoutes } from "./sponsors.js";
 
 export type { ClientApiRoutesOptions } from "./options.js";
@@ -17,6 +18,7 @@ export const clientApiRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
     actionRoutes,
     userBlockRoutes,
     keyRequestRoutes,
+    signInRoutes,
     sponsorRoutes,
   ]) {
     await app.register(routes, options);

@@ -1387,7 +1387,145 @@ export interface paths {
             };
         };
         put?: never;
-        post?: never;
+        /**
+         * Open a sign-in channel
+         * @description An app opens a Sign In With Farcaster channel: its sign-in URI and domain, and optionally the nonce and times the message must carry. The answer's url is where the user approves; the app then polls the channel's status with the channel token.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @example https://example.com/login
+                         */
+                        siweUri: string;
+                        /** @example example.com */
+                        domain: string;
+                        nonce?: string;
+                        /** Format: date-time */
+                        notBefore?: string;
+                        /** Format: date-time */
+                        expirationTime?: string;
+                        requestId?: string;
+                        redirectUrl?: string;
+                        acceptAuthAddress?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            channelToken: string;
+                            url: string;
+                            connectUri: string;
+                            nonce: string;
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
         delete?: never;
         options?: never;
         head?: never;
@@ -6876,6 +7014,377 @@ export interface paths {
                 };
                 /** @description The request is malformed or fails the route's schema. */
                 400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channel/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sign-in channel's status
+         * @description The channel named by the Bearer token: 202 while the user has not approved, then 200 with the signed message, the fid and the user's profile. The completed answer is given once: the channel is then gone.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            state?: "pending" | "completed";
+                            nonce?: string;
+                            acceptAuthAddress?: boolean;
+                            signatureParams?: {
+                                siweUri?: string;
+                                domain?: string;
+                                nonce?: string;
+                                notBefore?: string;
+                                expirationTime?: string;
+                                requestId?: string;
+                                redirectUrl?: string;
+                                acceptAuthAddress?: boolean;
+                            };
+                            metadata?: {
+                                userAgent?: string;
+                                ip?: string;
+                            };
+                            message?: string;
+                            signature?: string;
+                            authMethod?: string;
+                            fid?: number;
+                            username?: string;
+                            displayName?: string;
+                            bio?: string;
+                            pfpUrl?: string;
+                            custody?: string;
+                            verifications?: string[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                202: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            state?: "pending" | "completed";
+                            nonce?: string;
+                            acceptAuthAddress?: boolean;
+                            signatureParams?: {
+                                siweUri?: string;
+                                domain?: string;
+                                nonce?: string;
+                                notBefore?: string;
+                                expirationTime?: string;
+                                requestId?: string;
+                                redirectUrl?: string;
+                                acceptAuthAddress?: boolean;
+                            };
+                            metadata?: {
+                                userAgent?: string;
+                                ip?: string;
+                            };
+                            message?: string;
+                            signature?: string;
+                            authMethod?: string;
+                            fid?: number;
+                            username?: string;
+                            displayName?: string;
+                            bio?: string;
+                            pfpUrl?: string;
+                            custody?: string;
+                            verifications?: string[];
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The channel token is missing, unknown, expired or already delivered; or the relay key is wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/channel/authenticate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Complete a sign-in channel
+         * @description The user's client app completes the channel named by the Bearer token with the sign-in message its user signed, sending the relay's key in X-Farcaster-Auth-Relay-Key. castnet checks the message (the channel's nonce and domain, the signature, the signer as the fid's custody or auth address) before it completes the channel, once.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        message: string;
+                        signature: string;
+                        /** @enum {string} */
+                        authMethod?: "custody" | "authAddress";
+                        fid: number;
+                        username?: string;
+                        bio?: string;
+                        displayName?: string;
+                        /** Format: uri */
+                        pfpUrl?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                201: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {string} */
+                            state?: "pending" | "completed";
+                            nonce?: string;
+                            url?: string;
+                            connectUri?: string;
+                            acceptAuthAddress?: boolean;
+                            signatureParams?: {
+                                siweUri?: string;
+                                domain?: string;
+                                nonce?: string;
+                                notBefore?: string;
+                                expirationTime?: string;
+                                requestId?: string;
+                                redirectUrl?: string;
+                                acceptAuthAddress?: boolean;
+                            };
+                            metadata?: {
+                                userAgent?: string;
+                                ip?: string;
+                            };
+                            message?: string;
+                            signature?: string;
+                            authMethod?: string;
+                            fid?: number;
+                            username?: string;
+                            displayName?: string;
+                            bio?: string;
+                            pfpUrl?: string;
+                            custody?: string;
+                            verifications?: string[];
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The channel token is missing, unknown, expired or already delivered; or the relay key is wrong. */
+                401: {
                     headers: {
                         [name: string]: unknown;
                     };

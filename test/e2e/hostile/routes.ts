@@ -406,6 +406,23 @@ export function routes(fx: Fixtures): Route[] {
         },
       }),
     ),
+    api("POST", "/v1/channel", {
+      write: true,
+      json: {
+        valid: { siweUri: "https://example.com/login", domain: "example.com" },
+        baselineOk: true,
+        fields: {
+          siweUri: { kind: "url", required: true, max: 2048 },
+          domain: { kind: "text", required: true, max: 253 },
+          nonce: { kind: "text", max: 256 },
+          notBefore: { kind: "text", max: 64 },
+          expirationTime: { kind: "text", max: 64 },
+          requestId: { kind: "text", max: 256 },
+          redirectUrl: { kind: "text", max: 2048 },
+          acceptAuthAddress: { kind: "bool" },
+        },
+      },
+    }),
     api("GET", "/v2/signed-key-request", {
       query: { token: { kind: "text", valid: fx.keyRequestToken, required: true } },
     }),

@@ -226,7 +226,16 @@ export function hostileFields(field: Field): HostileValue[] {
       field.kind === "fid" ? r("0", 0) : e("0", 0),
     ];
   }
-  if (field.kind === "bool") return [...common, r("{}", {}), r('"true"', "true"), r("1", 1), r("0", 0)];
+  if (field.kind === "bool")
+    // true is a boolean's own value: the one common case such a field may accept.
+    return [
+      ...common.filter((h) => h.label !== "true"),
+      e("true", true),
+      r("{}", {}),
+      r('"true"', "true"),
+      r("1", 1),
+      r("0", 0),
+    ];
   if (field.kind === "object") return [...common, r('"x"', "x"), r("1", 1), r("{}", {})];
   if (field.kind === "array")
     return [
