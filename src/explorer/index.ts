@@ -7,7 +7,8 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from "fastify";
 import { describeValidationFailure } from "../http/validation.js";
 import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
-import { type DevKeystore, approveRoutes } from "./approveRoutes.js";
+import { approveRoutes } from "./approveRoutes.js";
+import type { DevKeystore } from "./devKeystore.js";
 import { assetRoutes } from "./assets.js";
 import { avatarSvg } from "./avatar.js";
 import { channelPage } from "./channel.js";
@@ -25,7 +26,7 @@ import { searchTarget } from "./search.js";
 import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
 
 export type { PartUrls } from "./sources.js";
-export type { DevKeystore } from "./approveRoutes.js";
+export type { DevKeystore } from "./devKeystore.js";
 
 export type { ExplorerHost } from "./host.js";
 export type { KeyRequestView } from "./approve.js";
