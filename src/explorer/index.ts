@@ -1,5 +1,5 @@
 /**
- * The explorer and the key-approval page, served by the client API at `/` on its port: HTML made on
+ * The explorer and the approval pages (key requests and sign-ins), served by the client API at `/` on its port: HTML made on
  * the server from the parts' public HTTP APIs, working without JavaScript; /assets/app.js only adds
  * live updates and wallet approval. Every answer carries a Content-Security-Policy that allows no
  * inline script and no resource from elsewhere but the hub's event stream and https images.
@@ -23,6 +23,7 @@ import { namePage } from "./name.js";
 import type { ExplorerHost } from "./host.js";
 import { pageResponses, sendHtmlPage } from "./respond.js";
 import { searchTarget } from "./search.js";
+import { signInRoutes } from "./signInRoutes.js";
 import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
 
 export type { PartUrls } from "./sources.js";
@@ -30,6 +31,7 @@ export type { DevKeystore } from "./devKeystore.js";
 
 export type { ExplorerHost } from "./host.js";
 export type { KeyRequestView } from "./approve.js";
+export type { SignInChannelView, SignInCompletion } from "./signIn.js";
 export { DEFAULT_PAGE_LIMITS, type PageLimits } from "./limit.js";
 
 export interface ExplorerOptions {
@@ -328,6 +330,13 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
     limited,
     devKeystore: options.devKeystore,
     realNetworkDomain: options.realNetworkDomain,
+  });
+  await app.register(signInRoutes, {
+    host: options.host,
+    responses,
+    sources,
+    limited,
+    devKeystore: options.devKeystore,
   });
   await app.register(assetRoutes, { notFound: options.host.notFound });
 };
