@@ -75,8 +75,8 @@ function securityHeaders(urls: () => PartUrls): Record<string, string> {
   };
 }
 
-/** Routes of files the pages load, not pages. */
-const FILE_ROUTES = new Set(["/assets/:file", "/avatars/:fid.svg"]);
+/** Routes of files the pages load, and the JSON routes of their script: not pages. */
+const FILE_ROUTES = new Set(["/assets/:file", "/avatars/:fid.svg", "/sign-in/message", "/sign-in/wallet"]);
 
 const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 /** No query parameters: an unknown one is refused, as everywhere in the client API. */
@@ -105,7 +105,8 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // A page's address the route's schema refuses (a mistyped cast URL, say) is a page too, for the
-    // browser that asked; the files pages load (assets, avatars) keep the server's error shape.
+    // browser that asked; the files pages load (assets, avatars) and the JSON their script reads
+    // keep the server's error shape.
     if (error.validation && !FILE_ROUTES.has(request.routeOptions.url ?? ""))
       return sendHtmlPage(
         reply,

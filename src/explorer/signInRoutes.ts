@@ -1,6 +1,6 @@
 /**
  * The sign-in page's routes: GET /sign-in shows a channel; GET /sign-in/message gives the sign-in
- * message a wallet signs for it; POST /sign-in completes it with the wallet's signature; POST
+ * message a wallet signs for it; POST /sign-in/wallet completes it with the wallet's signature; POST
  * /sign-in/account completes it with a development account of the CLI keystore, for its owner alone
  * (devKeystore.ts). Both completions must come from this origin's page, and both go through the
  * relay's checks (the host's completeSignIn), so nothing signs in without the fid's signature.
@@ -151,7 +151,7 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
   );
 
   app.post(
-    "/sign-in",
+    "/sign-in/wallet",
     {
       onRequest: options.limited,
       bodyLimit: 16_384,

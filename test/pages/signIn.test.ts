@@ -151,7 +151,7 @@ describe("the sign-in page in a browser", () => {
     );
     assert.equal(await statusOf(channel.channelToken), "pending");
 
-    const forged = await fetch(`${stack.urls.api}/sign-in`, {
+    const forged = await fetch(`${stack.urls.api}/sign-in/wallet`, {
       method: "POST",
       headers: { "content-type": "application/json", origin: "https://evil.example" },
       body: JSON.stringify({

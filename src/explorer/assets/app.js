@@ -339,7 +339,7 @@ async function signInWithWallet(section, say) {
   const { message } = await json(`/sign-in/message?${query}`);
   say("Sign the message in your wallet…", "signing");
   const signature = await ethereum.request({ method: "personal_sign", params: [message, address] });
-  const done = await json("/sign-in", {
+  const done = await json("/sign-in/wallet", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ channelToken: token, message, signature, fid }),
