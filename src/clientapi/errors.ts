@@ -8,6 +8,8 @@ export const CLIENT_API_ERROR_STATUS = {
   bad_request: 400,
   /** A sign-in channel token that is missing, unknown or spent; a wrong relay key; a signer that does not hold the fid. */
   unauthorized: 401,
+  /** A sign-in page's approval sent by a page of another origin. */
+  forbidden: 403,
   /** A sponsor short of credits. */
   payment_required: 402,
   /** Unknown channel, token, action or sponsor. */

@@ -1,12 +1,13 @@
 /**
  * GET /approve?token=: the signed key request's approval page. The user approves with an injected
  * wallet (app.js signs the typed data of GET /v2/signed-key-request/approval with the fid's custody
- * address through eth_signTypedData_v4) or, for the keystore's owner (approveRoutes.ts says who that
+ * address through eth_signTypedData_v4) or, for the keystore's owner (devKeystore.ts says who that
  * is), with a development account of the CLI keystore: the server then signs with that account's
  * custody key and posts the approval to the same route a wallet's approval goes to. Nothing approves
  * without a custody signature the client API checks.
  */
 import { avatarPath } from "./avatar.js";
+import type { KeystoreOffer } from "./devKeystore.js";
 import { outLink, type HubPage, unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
 import { personOf, ownOrigin, readPeople } from "./people.js";
@@ -21,17 +22,6 @@ export interface KeyRequestView {
   userFid?: number;
   deadline: number;
 }
-
-export interface DevAccount {
-  name: string;
-  fid: number;
-}
-
-/**
- * The keystore's accounts and the approval key the form carries back; "locked" where the caller could
- * use them with the approval key but did not show it.
- */
-export type KeystoreOffer = { key: string; accounts: readonly DevAccount[] } | "locked";
 
 export interface ApprovePageInput {
   request: KeyRequestView;

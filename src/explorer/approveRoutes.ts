@@ -1,29 +1,24 @@
 /**
  * GET /approve?token= shows a signed key request for approval; POST /approve approves it with a
- * development account of the CLI keystore. The keystore is its owner's alone: the stack must be served
- * on loopback with no admin token (only then is a keystore given), the caller must be on this machine
- * with no proxy in between, and it must show the data directory's approval key (`key`, carried by the
- * link `castnet key-request create` prints; only the data directory's owner can read it). Loopback and
- * the page's own Origin prove nothing: any local process can send both. The form must still come from
- * this very origin, so that no other site's page can make the owner's browser post it.
+ * development account of the CLI keystore, for its owner alone (devKeystore.ts says who that is: the
+ * approval key travels in the link `castnet key-request create` prints).
  */
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHookHandler } from "fastify";
 import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
-import { isMachineLocal, normalOrigin } from "../http/index.js";
-import { isApprovalKey } from "../wallet/approvalKey.js";
-import { Keystore } from "../wallet/keystore.js";
 import { KeyRequestError, approveKeyRequest } from "../wallet/keyRequestApproval.js";
-import { type KeystoreOffer, approvePage } from "./approve.js";
+import { approvePage } from "./approve.js";
+import {
+  type DevKeystore,
+  FORM_LIMIT,
+  acceptForms,
+  approvalKeySchema as approvalKey,
+  devAccount,
+  keystoreOffer,
+} from "./devKeystore.js";
 import { html } from "./html.js";
 import type { ExplorerHost } from "./host.js";
 import { sendHtmlPage } from "./respond.js";
 import type { Sources } from "./sources.js";
-
-/** The CLI keystore the approval page may offer, and the approval key that unlocks it. */
-export interface DevKeystore {
-  dataDir: string;
-  approvalKey: string;
-}
 
 const REAL_NETWORK = "yes";
 
@@ -40,37 +35,11 @@ export interface ApproveRoutesOptions {
 }
 
 const token = { type: "string", minLength: 1, maxLength: 200 } as const;
-const approvalKey = { type: "string", maxLength: 200 } as const;
-const FORM_LIMIT = 4096;
 
 export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (fastify, options) => {
   const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
   const { sources, responses } = options;
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string", bodyLimit: FORM_LIMIT },
-    (_request, body, done) => {
-      const fields: Record<string, string> = {};
-      for (const [key, value] of new URLSearchParams(body as string)) fields[key] = value;
-      done(null, fields);
-    },
-  );
-
-  /**
-   * What the keystore offers this request: nothing where the stack or the caller cannot use it (the
-   * page then says nothing of it), "locked" to a caller on this machine without the approval key,
-   * the accounts to one with it.
-   */
-  const keystoreOffer = (request: FastifyRequest, key: string | undefined): KeystoreOffer | undefined => {
-    const keystore = options.devKeystore;
-    if (keystore === undefined || !isMachineLocal(request)) return undefined;
-    if (!isApprovalKey(keystore.approvalKey, key)) return "locked";
-    const stored = new Keystore(keystore.dataDir);
-    return {
-      key: keystore.approvalKey,
-      accounts: stored.names().map((name) => ({ name, fid: stored.get(name).fid })),
-    };
-  };
+  acceptForms(app);
 
   const show = async (
     reply: FastifyReply,
@@ -95,7 +64,7 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (fa
     const page = await approvePage(sources, {
       request: found,
       nowSeconds: Math.floor(Date.now() / 1000),
-      keystore: keystoreOffer(request, key),
+      keystore: keystoreOffer(options.devKeystore, request, key),
       realNetworkDomain: options.realNetworkDomain,
       refusal: refusal?.message,
     });
@@ -157,30 +126,20 @@ export const approveRoutes: FastifyPluginAsync<ApproveRoutesOptions> = async (fa
       const { token: requestToken, account, key } = request.body;
       const refuse = (status: number, message: string) =>
         show(reply, request, requestToken, key, { status, message });
-      const offer = keystoreOffer(request, key);
-      if (offer === undefined)
-        return refuse(
-          403,
-          "Development accounts approve only on a stack served on loopback without an admin token, to a caller on the same machine.",
-        );
       const own = sources.urls().api;
-      const origin = request.headers.origin;
-      if (own === undefined || origin === undefined || normalOrigin(origin) !== normalOrigin(own))
-        return refuse(
-          403,
-          "This approval did not come from castnet's own approval page, so it was not made.",
-        );
-      if (offer === "locked")
-        return refuse(
-          403,
-          "Approving with a development account needs this machine's approval key: open the link that castnet key-request create printed.",
-        );
-      if (!offer.accounts.some((a) => a.name === account))
-        return refuse(400, `The keystore has no account named ${account}.`);
-      const stored = new Keystore(options.devKeystore!.dataDir).get(account);
+      const chosen = devAccount({
+        keystore: options.devKeystore,
+        request,
+        key,
+        account,
+        own,
+        keyHint: "open the link that castnet key-request create printed",
+      });
+      if ("refusal" in chosen) return refuse(chosen.refusal.status, chosen.refusal.message);
+      const stored = chosen.account;
       try {
         await approveKeyRequest({
-          apiUrl: own,
+          apiUrl: own!,
           token: requestToken,
           fid: stored.fid,
           custodyPrivateKey: stored.custodyPrivateKey,

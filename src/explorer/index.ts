@@ -1,5 +1,5 @@
 /**
- * The explorer and the key-approval page, served by the client API at `/` on its port: HTML made on
+ * The explorer and the approval pages (key requests and sign-ins), served by the client API at `/` on its port: HTML made on
  * the server from the parts' public HTTP APIs, working without JavaScript; /assets/app.js only adds
  * live updates and wallet approval. Every answer carries a Content-Security-Policy that allows no
  * inline script and no resource from elsewhere but the hub's event stream and https images.
@@ -7,7 +7,8 @@
 import type { FastifyError, FastifyPluginAsync, FastifyReply } from "fastify";
 import { describeValidationFailure } from "../http/validation.js";
 import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
-import { type DevKeystore, approveRoutes } from "./approveRoutes.js";
+import { approveRoutes } from "./approveRoutes.js";
+import type { DevKeystore } from "./devKeystore.js";
 import { assetRoutes } from "./assets.js";
 import { avatarSvg } from "./avatar.js";
 import { channelPage } from "./channel.js";
@@ -22,13 +23,15 @@ import { namePage } from "./name.js";
 import type { ExplorerHost } from "./host.js";
 import { pageResponses, sendHtmlPage } from "./respond.js";
 import { searchTarget } from "./search.js";
+import { signInRoutes } from "./signInRoutes.js";
 import { PageRefusal, PartUnavailable, type PartUrls, type Sources, partSources } from "./sources.js";
 
 export type { PartUrls } from "./sources.js";
-export type { DevKeystore } from "./approveRoutes.js";
+export type { DevKeystore } from "./devKeystore.js";
 
 export type { ExplorerHost } from "./host.js";
 export type { KeyRequestView } from "./approve.js";
+export type { SignInChannelView, SignInCompletion } from "./signIn.js";
 export { DEFAULT_PAGE_LIMITS, type PageLimits } from "./limit.js";
 
 export interface ExplorerOptions {
@@ -72,8 +75,8 @@ function securityHeaders(urls: () => PartUrls): Record<string, string> {
   };
 }
 
-/** Routes of files the pages load, not pages. */
-const FILE_ROUTES = new Set(["/assets/:file", "/avatars/:fid.svg"]);
+/** Routes of files the pages load, and the JSON routes of their script: not pages. */
+const FILE_ROUTES = new Set(["/assets/:file", "/avatars/:fid.svg", "/sign-in/message", "/sign-in/wallet"]);
 
 const fid = { type: "integer", minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
 /** No query parameters: an unknown one is refused, as everywhere in the client API. */
@@ -102,7 +105,8 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
   });
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // A page's address the route's schema refuses (a mistyped cast URL, say) is a page too, for the
-    // browser that asked; the files pages load (assets, avatars) keep the server's error shape.
+    // browser that asked; the files pages load (assets, avatars) and the JSON their script reads
+    // keep the server's error shape.
     if (error.validation && !FILE_ROUTES.has(request.routeOptions.url ?? ""))
       return sendHtmlPage(
         reply,
@@ -327,6 +331,13 @@ export const explorerPages: FastifyPluginAsync<ExplorerOptions> = async (fastify
     limited,
     devKeystore: options.devKeystore,
     realNetworkDomain: options.realNetworkDomain,
+  });
+  await app.register(signInRoutes, {
+    host: options.host,
+    responses,
+    sources,
+    limited,
+    devKeystore: options.devKeystore,
   });
   await app.register(assetRoutes, { notFound: options.host.notFound });
 };

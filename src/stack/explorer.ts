@@ -4,13 +4,20 @@
  * from the parts' public HTTP APIs at the configured URLs.
  */
 import type { FastifyInstance } from "fastify";
-import { type ClientApiService, ClientApiError, clientApiErrorSchema, notFound } from "../clientapi/index.js";
+import {
+  type ChannelJson,
+  type ClientApiService,
+  ClientApiError,
+  clientApiErrorSchema,
+  notFound,
+} from "../clientapi/index.js";
 import {
   DEFAULT_PAGE_LIMITS,
   type DevKeystore,
   type ExplorerHost,
   type PageLimits,
   type PartUrls,
+  type SignInChannelView,
   explorerPages,
 } from "../explorer/index.js";
 import { KEY_GATEWAY_ADDRESS, OP_MAINNET_CHAIN_ID } from "../protocol/contracts.js";
@@ -39,8 +46,42 @@ function clientApiHost(service: ClientApiService): ExplorerHost {
         throw error;
       }
     },
+    async signInChannel(token) {
+      try {
+        return signInView(
+          token,
+          await service.signIns.pending(token),
+          await service.signIns.expiresAt(token),
+        );
+      } catch (error) {
+        if (error instanceof ClientApiError && error.code === "unauthorized") return undefined;
+        throw error;
+      }
+    },
+    async completeSignIn(token, completion) {
+      const expiresAt = await service.signIns.expiresAt(token);
+      return signInView(token, await service.signIns.complete(token, completion), expiresAt);
+    },
+    isRefusal: (error): error is ClientApiError => error instanceof ClientApiError && error.statusCode < 500,
     errorSchema: clientApiErrorSchema,
+    forbidden: (message) => new ClientApiError("forbidden", message),
     notFound,
+  };
+}
+
+function signInView(token: string, channel: ChannelJson, expiresAt: number): SignInChannelView {
+  const { siweUri, domain, notBefore, expirationTime, requestId } = channel.signatureParams;
+  return {
+    token,
+    state: channel.state,
+    domain,
+    uri: siweUri,
+    nonce: channel.nonce,
+    notBefore,
+    expirationTime,
+    requestId,
+    expiresAt,
+    fid: channel.fid,
   };
 }
 

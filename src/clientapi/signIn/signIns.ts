@@ -147,6 +147,11 @@ export class SignIns {
     return render(await this.live(token));
   }
 
+  /** When the open channel's hour is over (Unix seconds): the approval page shows it. */
+  async expiresAt(token: string): Promise<number> {
+    return (await this.live(token)).expires_at;
+  }
+
   /**
    * GET status: the pending channel, or the completed one, delivered once (the channel is then
    * gone, as the reference deletes it).

@@ -270,16 +270,21 @@ async function followRequest(token, say) {
   }
 }
 
+// The fid whose custody address `address` is, from the hub's id registry events.
+async function custodyFid(hub, address) {
+  const lookup = await fetch(
+    `${hub}/v1/onChainIdRegistryEventByAddress?address=${encodeURIComponent(address)}`,
+  );
+  if (!lookup.ok) throw new Error(`The wallet's address ${address} is not the custody address of any fid.`);
+  return (await lookup.json()).fid;
+}
+
 async function approveWithWallet(section, say) {
   const token = section.dataset.token;
   const ethereum = window.ethereum;
   const [address] = await ethereum.request({ method: "eth_requestAccounts" });
   if (typeof address !== "string") throw new Error("The wallet gave no account.");
-  const lookup = await fetch(
-    `${section.dataset.hub}/v1/onChainIdRegistryEventByAddress?address=${encodeURIComponent(address)}`,
-  );
-  if (!lookup.ok) throw new Error(`The wallet's address ${address} is not the custody address of any fid.`);
-  const { fid } = await lookup.json();
+  const fid = await custodyFid(section.dataset.hub, address);
   const query = new URLSearchParams({ token, fid: String(fid) });
   const { typedData } = await api(`/v2/signed-key-request/approval?${query}`);
   if (String(typedData.message.owner).toLowerCase() !== address.toLowerCase())
@@ -320,7 +325,47 @@ async function approveWithWallet(section, say) {
   await followRequest(token, say);
 }
 
-function startWallet(section) {
+// Sign In With Farcaster: the wallet personal_signs the channel's message (the server builds its
+// text as @farcaster/auth-client does), and the page's route completes the channel after the relay's checks.
+async function signInWithWallet(section, say) {
+  const token = section.dataset.token;
+  const ethereum = window.ethereum;
+  const [address] = await ethereum.request({ method: "eth_requestAccounts" });
+  if (typeof address !== "string") throw new Error("The wallet gave no account.");
+  const input = section.querySelector("[data-sign-in-fid]");
+  if (!input.value) input.value = String(await custodyFid(section.dataset.hub, address));
+  const fid = Number(input.value);
+  const query = new URLSearchParams({ channelToken: token, address, fid: String(fid) });
+  const { message } = await json(`/sign-in/message?${query}`);
+  say("Sign the message in your wallet…", "signing");
+  const signature = await ethereum.request({ method: "personal_sign", params: [message, address] });
+  const done = await json("/sign-in/wallet", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ channelToken: token, message, signature, fid }),
+  });
+  const state = document.querySelector("[data-channel-state]");
+  if (state) state.textContent = "completed";
+  say(`Signed in as fid ${done.fid}: go back to the app.`, "completed");
+}
+
+// A same-origin JSON route of the pages: its answer, or its refusal's sentence as the error.
+async function json(path, init) {
+  const response = await fetch(path, init);
+  const body = await response.json().catch(() => ({}));
+  if (!response.ok) {
+    const message = body.errors && body.errors[0] && body.errors[0].message;
+    throw new Error(message ? sentenceOf(message) : `The server answered ${response.status}.`);
+  }
+  return body;
+}
+
+const sentenceOf = (text) => {
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+};
+
+function startWallet(section, approve) {
   const button = section.querySelector("[data-wallet-approve]");
   const note = section.querySelector("[data-wallet-note]");
   const status = section.querySelector("[data-wallet-status]");
@@ -333,12 +378,13 @@ function startWallet(section) {
     return;
   }
   note.textContent =
-    "Your wallet signs with the custody address of your fid; nothing is approved without that signature.";
-  button.hidden = false;
+    "Your wallet signs with your fid's custody address (or, to sign in, one of its auth addresses); nothing is approved without that signature.";
+  const fields = section.querySelector("[data-wallet-fields]");
+  (fields || button).hidden = false;
   button.addEventListener("click", () => {
     button.disabled = true;
     say("Asking the wallet…", "asking");
-    approveWithWallet(section, say).catch((error) => {
+    approve(section, say).catch((error) => {
       say(error && error.message ? error.message : String(error), "refused");
       button.disabled = false;
     });
@@ -358,4 +404,5 @@ function fallBackIfBroken(image) {
 
 document.querySelectorAll("img.avatar").forEach(fallBackIfBroken);
 document.querySelectorAll("[data-live-feed]").forEach(startLiveFeed);
-document.querySelectorAll("[data-wallet]").forEach(startWallet);
+document.querySelectorAll("[data-wallet]").forEach((section) => startWallet(section, approveWithWallet));
+document.querySelectorAll("[data-sign-in]").forEach((section) => startWallet(section, signInWithWallet));

@@ -9439,6 +9439,656 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Sign-in approval page
+         * @description A Sign In With Farcaster channel's domain, URI, nonce and closing time, with the ways to sign in: a browser wallet, or a development account of the CLI keystore for its owner.
+         */
+        get: {
+            parameters: {
+                query: {
+                    channelToken: string;
+                    key?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in/message": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sign-in message to sign
+         * @description The sign-in page's script asks here for the message its wallet signs: the channel's domain, URI and nonce, the wallet's address and the fid, as @farcaster/auth-client builds it.
+         */
+        get: {
+            parameters: {
+                query: {
+                    channelToken: string;
+                    address: string;
+                    fid: number;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No open channel has this token. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a wallet's signature
+         * @description The sign-in page's script completes the channel with the message its wallet signed (EIP-191 personal_sign) and the fid; the relay checks the message and that its signer is the fid's custody or auth address. Only from this origin's page.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        channelToken: string;
+                        message: string;
+                        signature: string;
+                        fid: number;
+                    };
+                };
+            };
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The channel is unknown, closed or delivered, or the signer does not hold the fid. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Not sent by this origin's page. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Already completed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sign-in/account": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with a development account
+         * @description For the keystore's owner only (a stack on loopback without an admin token, a caller on this machine with no proxy between, the data directory's approval key, this origin's own page): signs the channel's sign-in message with the keystore account's custody key and completes the channel. Answers the page, now completed.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/x-www-form-urlencoded": {
+                        channelToken: string;
+                        account: string;
+                        key?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description The page. */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                    };
+                };
+                /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The channel's sign-in was refused by the relay. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Development accounts are not offered, the approval key is missing or wrong, or the form is not from this origin's page. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description No such thing: a page saying so, or the API's error body for a path no page has. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Already completed. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many pages from this client address: a page saying when to come back, with Retry-After. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A part the page reads did not answer. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": {
+                            errors: {
+                                message: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/{file}": {
         parameters: {
             query?: never;

@@ -171,6 +171,14 @@ export async function makeFixtures(urls: Record<Part, string>): Promise<Fixtures
     "bob must not be a sponsor",
   );
 
+  const channel = await readJson(urls.api, "/v1/channel", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ siweUri: "https://app.example/login", domain: "app.example" }),
+  });
+  assert.equal(channel.status, 201, JSON.stringify(channel.body));
+  const signInChannelToken = (channel.body as { channelToken: string }).channelToken;
+
   const actions = await readJson(urls.api, "/v1/admin/actions");
   const demo = (actions.body as { result: { actions: Record<string, unknown>[] } }).result.actions.find(
     (a) => a.type === "cast",
@@ -211,6 +219,7 @@ export async function makeFixtures(urls: Record<Part, string>): Promise<Fixtures
     castHash: toHexString(cast.hash),
     castBytes,
     keyRequestToken,
+    signInChannelToken,
     keyRequestBody,
     approvalBody: {
       token: keyRequestToken,

@@ -76,6 +76,8 @@ export interface Fixtures {
   castHash: string;
   castBytes: Uint8Array;
   keyRequestToken: string;
+  /** A pending sign-in channel's token. */
+  signInChannelToken: string;
   keyRequestBody: Record<string, unknown>;
   approvalBody: Record<string, unknown>;
   demoAction: Record<string, unknown>;
@@ -729,6 +731,50 @@ export function routes(fx: Fixtures): Route[] {
         },
       },
     }),
+    api("GET", "/sign-in", {
+      page: true,
+      query: { channelToken: { kind: "text", valid: fx.signInChannelToken, required: true } },
+    }),
+    // The sign-in page script's JSON: counted as pages, so past the pages' limit it gets the 429 page.
+    api("GET", "/sign-in/message", {
+      page: true,
+      query: {
+        channelToken: { kind: "text", valid: fx.signInChannelToken, required: true },
+        address: { kind: "address", valid: fx.alice.custodyAddress, required: true },
+        fid: { kind: "fid", valid: String(fx.alice.fid), required: true },
+      },
+    }),
+    api("POST", "/sign-in/wallet", {
+      page: true,
+      write: true,
+      json: {
+        // No Origin header: refused (403) as a post from another site's page.
+        valid: {
+          channelToken: fx.signInChannelToken,
+          message: "castnet",
+          signature: `0x${"11".repeat(65)}`,
+          fid: fx.alice.fid,
+        },
+        fields: {
+          channelToken: { kind: "text", required: true, max: 200 },
+          message: { kind: "text", required: true, max: 4096 },
+          signature: { kind: "hex", required: true },
+          fid: { kind: "fid", required: true },
+        },
+      },
+    }),
+    api("POST", "/sign-in/account", {
+      page: true,
+      write: true,
+      json: {
+        // No Origin header: refused (403) as a form posted from another site.
+        valid: { channelToken: fx.signInChannelToken, account: "alice" },
+        fields: {
+          channelToken: { kind: "text", required: true, max: 200 },
+          account: { kind: "text", required: true, max: 32 },
+        },
+      },
+    }),
     api("GET", "/assets/:file", {
       page: true,
       params: { file: { kind: "text", valid: "app.js", required: true } },
@@ -827,6 +873,7 @@ export function placeholderFixtures(): Fixtures {
     castHash: "0x",
     castBytes: new Uint8Array(),
     keyRequestToken: "x",
+    signInChannelToken: "x",
     keyRequestBody: {},
     approvalBody: {},
     demoAction: {},
