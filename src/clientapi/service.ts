@@ -14,6 +14,7 @@ import { Cursors } from "./cursor.js";
 import { type KeyRequestLimits, keyRequestLimiter } from "./keyRequests/limits.js";
 import { KeyRequests } from "./keyRequests/keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
+import { QuickAuth } from "./signIn/quickAuth.js";
 import * as settingStore from "./settingStore.js";
 import { Sponsors } from "./sponsors.js";
 import type { ClientApiTables } from "./tables.js";
@@ -30,6 +31,7 @@ export interface ClientApiService {
   sponsors: Sponsors;
   powerBadges: PowerBadges;
   keyRequests: KeyRequests;
+  quickAuth: QuickAuth;
 }
 
 export interface ServiceOptions {
@@ -46,6 +48,8 @@ export interface ServiceOptions {
   keyGatewayContract?: Address;
   keyRequestLimits: KeyRequestLimits;
   keyRequestRetentionSeconds: number;
+  /** The client API's public URL, as configured; Quick Auth's tokens name it as their issuer. */
+  publicUrl: () => string | undefined;
   /** Unix ms. */
   now: () => number;
 }
@@ -78,5 +82,6 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
       limits: keyRequestLimiter(options.keyRequestLimits, options.now),
       retentionSeconds: options.keyRequestRetentionSeconds,
     }),
+    quickAuth: new QuickAuth(ctx, { chain: options.chain, publicUrl: options.publicUrl }),
   };
 }

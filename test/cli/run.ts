@@ -15,10 +15,11 @@ export const NEW_DATA_DIR_MIGRATIONS = [
   "migrations: hub 1 of 3",
   "migrations: hub 2 of 3",
   "migrations: hub: 3 applied",
-  "migrations: api 0 of 3",
-  "migrations: api 1 of 3",
-  "migrations: api 2 of 3",
-  "migrations: api: 3 applied",
+  "migrations: api 0 of 4",
+  "migrations: api 1 of 4",
+  "migrations: api 2 of 4",
+  "migrations: api 3 of 4",
+  "migrations: api: 4 applied",
 ];
 
 export interface Run {

@@ -6,6 +6,7 @@ import { channelRoutes } from "./channels.js";
 import { keyRequestRoutes } from "./keyRequests.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import { powerBadgeRoutes } from "./powerBadges.js";
+import { quickAuthRoutes } from "./quickAuth.js";
 import { sponsorRoutes } from "./sponsors.js";
 
 export type { ClientApiRoutesOptions } from "./options.js";
@@ -18,6 +19,7 @@ export const clientApiRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
     userBlockRoutes,
     keyRequestRoutes,
     sponsorRoutes,
+    quickAuthRoutes,
   ]) {
     await app.register(routes, options);
   }
