@@ -16,6 +16,7 @@ import { registerKeyRequest } from "./commands/keyRequest.js";
 import { registerMaintenance } from "./commands/maintenance.js";
 import { registerNameCommands } from "./commands/name.js";
 import { registerProfile } from "./commands/profile.js";
+import { registerQuickAuth } from "./commands/quickAuth.js";
 import { registerReact } from "./commands/react.js";
 import { registerSeed } from "./commands/seed.js";
 import { registerSigner } from "./commands/signer.js";
@@ -62,6 +63,7 @@ export function buildProgram(): Command {
     registerStorage,
     registerChain,
     registerKeyRequest,
+    registerQuickAuth,
     registerFeed,
     registerEvents,
     registerChannel,

@@ -38,6 +38,7 @@ export const quickAuthRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
         description:
           "A nonce for one Sign In With Farcaster message, good for five minutes and one sign-in (quick-auth's generateNonce).",
         tags: TAGS,
+        querystring: s.object({}),
         response: { 200: s.result({ nonce: string }) },
       },
     },
@@ -52,6 +53,7 @@ export const quickAuthRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
         description:
           "Checks a signed Sign In With Farcaster message (its nonce one of this server's, its domain the one given, its signer the fid's custody address or an auth address) and answers a JWT for the fid, valid for an hour (quick-auth's verifySiwf). The nonce is spent even when the signature is refused.",
         tags: TAGS,
+        querystring: s.object({}),
         body: s.object(
           {
             message: { type: "string", minLength: 1, maxLength: 8192 },
@@ -94,6 +96,7 @@ export const quickAuthRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
         description:
           "The public keys of Quick Auth's tokens as a JSON Web Key Set: the signing key, a new key about to sign, and retired keys until their last token expires.",
         tags: TAGS,
+        querystring: s.object({}),
         response: {
           200: s.result({
             keys: {
@@ -118,6 +121,7 @@ export const quickAuthRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
         description:
           "The issuer Quick Auth's tokens name (this client API's public URL) and where its key set is.",
         tags: TAGS,
+        querystring: s.object({}),
         response: { 200: s.result({ issuer: string, jwks_uri: string }) },
       },
     },

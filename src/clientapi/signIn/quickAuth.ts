@@ -13,7 +13,7 @@ import { serializedTransaction } from "../../storage/index.js";
 import type { ApiContext } from "../context.js";
 import { ClientApiError, badInput } from "../errors.js";
 import * as store from "./quickAuthStore.js";
-import { type QuickAuthClaims, TokenError, readToken, signToken } from "./quickAuthToken.js";
+import { type QuickAuthClaims, type ReadToken, TokenError, readToken, signToken } from "./quickAuthToken.js";
 import { verifySignIn } from "./verify.js";
 
 /** How long a nonce may be used, as the reference keeps it (§6). */
@@ -115,7 +115,7 @@ export class QuickAuth {
     const issuer = this.issuer();
     const now = this.ctx.nowSeconds();
     const invalid = (why: string) => badInput(`the token is not valid: ${why}`);
-    let read;
+    let read: ReadToken;
     try {
       read = readToken(token);
     } catch (error) {
@@ -135,9 +135,12 @@ export class QuickAuth {
     return payload as unknown as QuickAuthClaims;
   }
 
-  /** The public keys a verifier may meet in a live token: the signing key, the next, and retired keys until their tokens expire. */
+  /**
+   * The public keys a verifier may meet in a live token: the signing key, the next, and retired keys
+   * until their tokens expire. Empty until the first sign-in makes the first key: a read writes nothing.
+   */
   async keySet(): Promise<QuickAuthJwk[]> {
-    const keys = await this.liveKeys(this.ctx.nowSeconds());
+    const keys = await store.liveKeys(this.ctx.database.db, this.ctx.nowSeconds(), TOKEN_LIFETIME_SECONDS);
     return keys.map((key) => {
       const { kty, n, e } = createPublicKey(key.private_key).export({ format: "jwk" });
       return { kty: kty!, n: n!, e: e!, kid: key.kid, alg: "RS256", use: "sig" };
@@ -158,19 +161,20 @@ export class QuickAuth {
   async rotate(): Promise<QuickAuthKeyState[]> {
     const fresh = await newKey();
     const now = this.ctx.nowSeconds();
-    return serializedTransaction(this.ctx.database, KEYS_LOCK, async (trx) => {
+    const keys = await serializedTransaction(this.ctx.database, KEYS_LOCK, async (trx) => {
       await store.deleteDeadKeys(trx, now, TOKEN_LIFETIME_SECONDS);
       const first = (await store.liveKeys(trx, now, TOKEN_LIFETIME_SECONDS)).length === 0;
       const signsFrom = first ? now : now + KEY_PUBLISHED_AHEAD_SECONDS;
       await store.retireKeys(trx, signsFrom);
       await store.insertKey(trx, { ...fresh, createdAt: now, signsFrom });
-      this.ctx.logger.info({ kid: fresh.kid, signsFrom }, "Quick Auth signing key rotated");
-      return (await store.liveKeys(trx, now, TOKEN_LIFETIME_SECONDS)).map((key) => ({
-        kid: key.kid,
-        signsFrom: key.signs_from,
-        ...(key.retired_at === null ? {} : { retiredAt: key.retired_at }),
-      }));
+      return store.liveKeys(trx, now, TOKEN_LIFETIME_SECONDS);
     });
+    this.ctx.logger.info({ kid: fresh.kid }, "Quick Auth signing key rotated");
+    return keys.map((key) => ({
+      kid: key.kid,
+      signsFrom: key.signs_from,
+      ...(key.retired_at === null ? {} : { retiredAt: key.retired_at }),
+    }));
   }
 
   /** Deletes the expired nonces and the keys whose tokens have all expired. */
@@ -190,25 +194,21 @@ export class QuickAuth {
     return url.replace(/\/+$/, "");
   }
 
-  /** The key signing at `now`: the latest to have started. */
+  /** The key signing at `now`: the latest to have started. The first key is made by the first sign-in. */
   private async signingKey(now: number): Promise<store.QuickAuthKeyRow> {
-    const keys = await this.liveKeys(now);
+    let keys = await store.liveKeys(this.ctx.database.db, now, TOKEN_LIFETIME_SECONDS);
+    if (keys.length === 0) {
+      const fresh = await newKey();
+      // Another process may make the first key meanwhile: the first to take the lock makes it.
+      keys = await serializedTransaction(this.ctx.database, KEYS_LOCK, async (trx) => {
+        const made = await store.liveKeys(trx, now, TOKEN_LIFETIME_SECONDS);
+        if (made.length > 0) return made;
+        await store.insertKey(trx, { ...fresh, createdAt: now, signsFrom: now });
+        return store.liveKeys(trx, now, TOKEN_LIFETIME_SECONDS);
+      });
+    }
     // A process whose clock is behind the one that made the only key finds none started: it takes the earliest.
     return keys.findLast((key) => key.signs_from <= now) ?? keys[0]!;
-  }
-
-  /** The key set's keys, oldest first; the first key is made when first needed. */
-  private async liveKeys(now: number): Promise<store.QuickAuthKeyRow[]> {
-    const keys = await store.liveKeys(this.ctx.database.db, now, TOKEN_LIFETIME_SECONDS);
-    if (keys.length > 0) return keys;
-    const fresh = await newKey();
-    // Another process may make the first key meanwhile: the first to take the lock makes it.
-    return serializedTransaction(this.ctx.database, KEYS_LOCK, async (trx) => {
-      const made = await store.liveKeys(trx, now, TOKEN_LIFETIME_SECONDS);
-      if (made.length > 0) return made;
-      await store.insertKey(trx, { ...fresh, createdAt: now, signsFrom: now });
-      return store.liveKeys(trx, now, TOKEN_LIFETIME_SECONDS);
-    });
   }
 }
 
