@@ -17,6 +17,7 @@ import { registerSignIn } from "./commands/signIn.js";
 import { registerMaintenance } from "./commands/maintenance.js";
 import { registerNameCommands } from "./commands/name.js";
 import { registerProfile } from "./commands/profile.js";
+import { registerQuickAuth } from "./commands/quickAuth.js";
 import { registerReact } from "./commands/react.js";
 import { registerSeed } from "./commands/seed.js";
 import { registerSigner } from "./commands/signer.js";
@@ -64,6 +65,7 @@ export function buildProgram(): Command {
     registerChain,
     registerKeyRequest,
     registerSignIn,
+    registerQuickAuth,
     registerFeed,
     registerEvents,
     registerChannel,

@@ -60,7 +60,10 @@ export interface ClientApiOptions {
   deeplink?: "page" | "scheme";
   /** Scheme of the "scheme" links (default: the naming profile's). */
   deeplinkScheme?: string;
-  /** This part's own public URL, as configured (never taken from a request's Host), for deep links. */
+  /**
+   * This part's own public URL, as configured (never taken from a request's Host): for deep links,
+   * and the issuer of Quick Auth's tokens (without one, Quick Auth refuses to sign in).
+   */
   publicUrl?: () => string | undefined;
   /**
    * Routes another module serves on this part's server, given its service: the stack mounts the
@@ -130,6 +133,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       keyGatewayContract: options.keyGatewayContract,
       keyRequestLimits: { ...DEFAULT_KEY_REQUEST_LIMITS, ...options.keyRequestLimits },
       keyRequestRetentionSeconds: Math.floor((options.keyRequestRetentionMs ?? DAY_MS) / 1000),
+      publicUrl,
       now,
     });
 
@@ -165,6 +169,7 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
           () => service.keyRequests.deleteExpired(),
           () => service.signIns.deleteExpired(),
           () => service.powerBadges.checkSchedule(),
+          () => service.quickAuth.deleteExpired(),
         ])
           await task().catch((error: unknown) =>
             scope.logger.error({ err: error }, "client API background task failed"),

@@ -25,6 +25,10 @@ export const clientApiOpenApi: ApiDescription = {
     },
     { name: "Sponsors", description: "Sponsorship credits (SPEC Authentication 6)." },
     {
+      name: "Quick Auth",
+      description: "Sign In With Farcaster for a JWT, as @farcaster/quick-auth calls its server.",
+    },
+    {
       name: "Explorer",
       description: "HTML pages: the explorer of the whole stack and the key-approval page.",
     },

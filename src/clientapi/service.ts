@@ -16,6 +16,7 @@ import { KeyRequests } from "./keyRequests/keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
 import { channelLimiter } from "./signIn/limits.js";
 import { SignIns } from "./signIn/signIns.js";
+import { QuickAuth } from "./signIn/quickAuth.js";
 import * as settingStore from "./settingStore.js";
 import { Sponsors } from "./sponsors.js";
 import type { ClientApiTables } from "./tables.js";
@@ -33,6 +34,7 @@ export interface ClientApiService {
   powerBadges: PowerBadges;
   keyRequests: KeyRequests;
   signIns: SignIns;
+  quickAuth: QuickAuth;
 }
 
 export interface ServiceOptions {
@@ -52,6 +54,8 @@ export interface ServiceOptions {
   /** A sign-in channel's url, by its token. */
   signInLink: (token: string) => string;
   signInChannelsPerAddressPerHour: number;
+  /** The client API's public URL, as configured; Quick Auth's tokens name it as their issuer. */
+  publicUrl: () => string | undefined;
   /** Unix ms. */
   now: () => number;
 }
@@ -90,5 +94,6 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
       link: options.signInLink,
       admit: channelLimiter(options.signInChannelsPerAddressPerHour, options.now),
     }),
+    quickAuth: new QuickAuth(ctx, { chain: options.chain, publicUrl: options.publicUrl }),
   };
 }

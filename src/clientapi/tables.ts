@@ -110,6 +110,19 @@ export interface ClientApiTables {
     /** JSON array of addresses. */
     verifications: string | null;
   };
+  /** Quick Auth's nonces, each deleted by the one sign-in that uses it. */
+  api_quick_auth_nonces: { nonce: string; expires_at: number };
+  /**
+   * Quick Auth's signing keys (PKCS #8 PEM). A key signs from `signs_from` until the next key does,
+   * which is also its `retired_at`; it stays in the key set until its last token has expired.
+   */
+  api_quick_auth_keys: {
+    kid: string;
+    private_key: string;
+    created_at: number;
+    signs_from: number;
+    retired_at: number | null;
+  };
   /** `channels`: bumped by every write to a channel row (follower counts included). */
   api_versions: { name: string; version: number };
 }

@@ -444,6 +444,31 @@ describe("the everyday commands", () => {
     ]);
   });
 
+  it("rotates the client API's Quick Auth signing key as its operator", async () => {
+    type Rotated = { keys: { kid: string; signsFrom: number; retiredAt?: number }[] };
+    const served = async () =>
+      (
+        (await (await fetch(`${url.api}/.well-known/jwks.json`)).json()) as { keys: { kid: string }[] }
+      ).keys.map((key) => key.kid);
+    const first = json<Rotated>(await run("quick-auth", "rotate-key", "--json"));
+    assert.deepEqual(
+      await served(),
+      first.keys.map((key) => key.kid),
+    );
+    const old = first.keys.at(-1)!.kid;
+    const rotated = lines(await run("quick-auth", "rotate-key"));
+    const iso = "\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.000Z";
+    assert.equal(rotated.length, 2, rotated.join("\n"));
+    assert.match(
+      rotated[0]!,
+      new RegExp(
+        `^key ${old}: signs until ${iso}, then stays in the key set an hour, until its tokens expire$`,
+      ),
+    );
+    const fresh = new RegExp(`^new key ([0-9a-f-]{36}): signs from ${iso}$`).exec(rotated[1]!)![1]!;
+    assert.deepEqual(await served(), [old, fresh]);
+  });
+
   it("says in one line that castnet is not running when a part cannot be reached", async () => {
     const port = await closedPort();
     const result = await run("feed", "7", "--hub-url", `http://127.0.0.1:${port}`);

@@ -68,6 +68,7 @@ describe("the castnet program", () => {
       "key-request create",
       "key-request approve",
       "key-request show",
+      "quick-auth rotate-key",
       "feed",
       "events tail",
       "channel create",

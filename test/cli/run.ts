@@ -15,11 +15,12 @@ export const NEW_DATA_DIR_MIGRATIONS = [
   "migrations: hub 1 of 3",
   "migrations: hub 2 of 3",
   "migrations: hub: 3 applied",
-  "migrations: api 0 of 4",
-  "migrations: api 1 of 4",
-  "migrations: api 2 of 4",
-  "migrations: api 3 of 4",
-  "migrations: api: 4 applied",
+  "migrations: api 0 of 5",
+  "migrations: api 1 of 5",
+  "migrations: api 2 of 5",
+  "migrations: api 3 of 5",
+  "migrations: api 4 of 5",
+  "migrations: api: 5 applied",
 ];
 
 export interface Run {

@@ -1,6 +1,7 @@
 /** The client API's HTTP API as the CLI uses it (docs/clientapi.md), through the SDK's ClientApiClient. */
 import type { SignedKeyRequest } from "../../sdk/index.js";
 import type { ChannelJson } from "../../clientapi/render.js";
+import type { QuickAuthKeyState } from "../../clientapi/signIn/quickAuth.js";
 import { ClientApiClient as SdkClientApiClient } from "../../sdk/index.js";
 import { sdkOptions, throughSdk } from "./request.js";
 
@@ -61,6 +62,8 @@ export function clientApiClient(base: string, adminToken?: string) {
           params: { path: { channelId, fid } },
         }),
       ),
+    rotateQuickAuthKey: () =>
+      result<{ keys: QuickAuthKeyState[] }>(() => sdk.api.POST("/v1/quick-auth/keys/rotate")),
   };
 }
 

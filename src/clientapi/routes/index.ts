@@ -7,6 +7,7 @@ import { keyRequestRoutes } from "./keyRequests.js";
 import type { ClientApiRoutesOptions } from "./options.js";
 import { powerBadgeRoutes } from "./powerBadges.js";
 import { signInRoutes } from "./signIn.js";
+import { quickAuthRoutes } from "./quickAuth.js";
 import { sponsorRoutes } from "./sponsors.js";
 
 export type { ClientApiRoutesOptions } from "./options.js";
@@ -20,6 +21,7 @@ export const clientApiRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
     keyRequestRoutes,
     signInRoutes,
     sponsorRoutes,
+    quickAuthRoutes,
   ]) {
     await app.register(routes, options);
   }

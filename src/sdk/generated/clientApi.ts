@@ -7905,6 +7905,910 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/nonce": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Quick Auth nonce
+         * @description A nonce for one Sign In With Farcaster message, good for five minutes and one sign-in (quick-auth's generateNonce).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            nonce: string;
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify-siwf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in for a token
+         * @description Checks a signed Sign In With Farcaster message (its nonce one of this server's, its domain the one given, its signer the fid's custody address or an auth address) and answers a JWT for the fid, valid for an hour (quick-auth's verifySiwf). The nonce is spent even when the signature is refused.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        message: string;
+                        signature: string;
+                        /** @example example.com */
+                        domain: string;
+                        acceptAuthAddress?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @enum {boolean} */
+                            valid: true;
+                            token: string;
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The message's signer is not the fid's custody address or auth address. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/verify-jwt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a token
+         * @description The claims of a token this server issued for the domain, if its signature, issuer, audience and lifetime hold (quick-auth's verifyJwtWithEndpoint); a 400 says why not.
+         */
+        get: {
+            parameters: {
+                query: {
+                    token: string;
+                    /** @example example.com */
+                    domain: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            iat: number;
+                            exp: number;
+                            iss: string;
+                            sub: number;
+                            aud: string;
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/jwks.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quick Auth key set
+         * @description The public keys of Quick Auth's tokens as a JSON Web Key Set: the signing key, a new key about to sign, and retired keys until their last token expires.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            keys: {
+                                kty: string;
+                                n: string;
+                                e: string;
+                                kid: string;
+                                alg: string;
+                                use: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/openid-configuration": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Quick Auth issuer
+         * @description The issuer Quick Auth's tokens name (this client API's public URL) and where its key set is.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            issuer: string;
+                            jwks_uri: string;
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/quick-auth/keys/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the Quick Auth key
+         * @description Operator: makes a new signing key, published at once and signing a minute later; the old key signs until then and stays in the key set until its last token has expired (an hour).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            result: {
+                                keys: {
+                                    kid: string;
+                                    signsFrom: number;
+                                    retiredAt?: number;
+                                }[];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The admin token is missing or wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body is over the route's limit. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request body's content type is not one the route reads. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        /**
+         * CORS preflight of an operator route
+         * @description Refused (403) to pages of other origins, so that no other site's page can call the route.
+         */
+        options: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description The caller may send the request. */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The admin token is missing or wrong. */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The sponsor has too few credits (SPEC Authentication 6). */
+                402: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A web page of another origin sent the request, or no admin token is configured and the caller is not on loopback. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description No such channel, token, action or sponsor. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description At odds with the current state: already approved, expired or taken. */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description Too many requests from this address; Retry-After says when to try again. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ClientApiError"];
+                    };
+                };
+            };
+        };
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;

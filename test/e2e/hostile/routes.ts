@@ -614,6 +614,39 @@ export function routes(fx: Fixtures): Route[] {
         fields: { credits: { kind: "uint", required: true } },
       },
     }),
+    // Quick Auth: a nonce is a write; a sign-in's baseline is a well-formed message whose nonce this
+    // server never gave, so it is refused before anything is spent or signed.
+    api("POST", "/nonce", { write: true, query: {}, noBody: true }),
+    api("POST", "/verify-siwf", {
+      query: {},
+      json: {
+        valid: {
+          message: [
+            "example.com wants you to sign in with your Ethereum account:",
+            "0x00000000000000000000000000000000000000AA",
+            "",
+            "Farcaster Auth",
+            "",
+            "URI: https://example.com/login",
+            "Version: 1",
+            "Chain ID: 10",
+            `Nonce: cn${"0".repeat(32)}`,
+            "Issued At: 2026-01-01T00:00:00.000Z",
+            "Resources:",
+            "- farcaster://fid/1",
+          ].join("\n"),
+          signature: `0x${"11".repeat(65)}`,
+          domain: "example.com",
+        },
+        fields: {
+          message: { kind: "text", required: true, max: 8192 },
+          signature: { kind: "text", required: true, max: 300 },
+          domain: { kind: "text", required: true, max: 300 },
+          acceptAuthAddress: { kind: "bool" },
+        },
+      },
+    }),
+    api("POST", "/v1/quick-auth/keys/rotate", { write: true, query: {}, noBody: true, baseline: "skip" }),
     api("GET", "/metrics", { strictQuery: false, text: true }),
 
     // Devchain (src/devchain/routes/)
