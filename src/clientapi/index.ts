@@ -14,7 +14,10 @@ import { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequests
 import { ClientApiMetrics } from "./metrics.js";
 import { clientApiMigrations } from "./migrations/index.js";
 import { DEFAULT_POWER_BADGE_RULE, type PowerBadgeRule } from "./powerBadges.js";
-import { DEFAULT_CHANNELS_PER_ADDRESS_PER_HOUR } from "./signIn/limits.js";
+import {
+  DEFAULT_CHANNELS_PER_ADDRESS_PER_HOUR,
+  DEFAULT_NONCES_PER_ADDRESS_PER_HOUR,
+} from "./signIn/limits.js";
 import { clientApiRoutes } from "./routes/index.js";
 import { type ClientApiService, createService } from "./service.js";
 import { CLIENT_API_TABLE_PREFIX, type ClientApiTables } from "./tables.js";
@@ -83,6 +86,8 @@ export interface ClientApiOptions {
   relayKey?: string;
   /** Sign-in channels one client address may open per hour, so keep open at once (default 100). */
   signInChannelsPerAddressPerHour?: number;
+  /** Quick Auth nonces one client address may ask for per hour (default 600). */
+  quickAuthNoncesPerAddressPerHour?: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -128,6 +133,8 @@ export async function createClientApi(options: ClientApiOptions): Promise<Client
       signInLink: (token) => signInLink(`channelToken=${token}`),
       signInChannelsPerAddressPerHour:
         options.signInChannelsPerAddressPerHour ?? DEFAULT_CHANNELS_PER_ADDRESS_PER_HOUR,
+      quickAuthNoncesPerAddressPerHour:
+        options.quickAuthNoncesPerAddressPerHour ?? DEFAULT_NONCES_PER_ADDRESS_PER_HOUR,
       sponsorCost: options.sponsorCost ?? 1,
       validatorContract: options.validatorContract,
       keyGatewayContract: options.keyGatewayContract,

@@ -14,7 +14,7 @@ import { Cursors } from "./cursor.js";
 import { type KeyRequestLimits, keyRequestLimiter } from "./keyRequests/limits.js";
 import { KeyRequests } from "./keyRequests/keyRequests.js";
 import { PowerBadges, type PowerBadgeRule } from "./powerBadges.js";
-import { channelLimiter } from "./signIn/limits.js";
+import { addressLimiter } from "./signIn/limits.js";
 import { SignIns } from "./signIn/signIns.js";
 import { QuickAuth } from "./signIn/quickAuth.js";
 import * as settingStore from "./settingStore.js";
@@ -54,6 +54,7 @@ export interface ServiceOptions {
   /** A sign-in channel's url, by its token. */
   signInLink: (token: string) => string;
   signInChannelsPerAddressPerHour: number;
+  quickAuthNoncesPerAddressPerHour: number;
   /** The client API's public URL, as configured; Quick Auth's tokens name it as their issuer. */
   publicUrl: () => string | undefined;
   /** Unix ms. */
@@ -92,8 +93,16 @@ export async function createService(options: ServiceOptions): Promise<ClientApiS
       chain: options.chain,
       activity: options.activity,
       link: options.signInLink,
-      admit: channelLimiter(options.signInChannelsPerAddressPerHour, options.now),
+      admit: addressLimiter(options.signInChannelsPerAddressPerHour, options.now, "sign-in channels opened"),
     }),
-    quickAuth: new QuickAuth(ctx, { chain: options.chain, publicUrl: options.publicUrl }),
+    quickAuth: new QuickAuth(ctx, {
+      chain: options.chain,
+      publicUrl: options.publicUrl,
+      admit: addressLimiter(
+        options.quickAuthNoncesPerAddressPerHour,
+        options.now,
+        "Quick Auth nonces asked for",
+      ),
+    }),
   };
 }

@@ -3,7 +3,9 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { Actions, Errors, createClient, decodeJwt } from "@farcaster/quick-auth";
 import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import type { ClientApiTables } from "../../src/clientapi/tables.js";
 import { signInMessage } from "../../src/protocol/siwf.js";
+import { openDatabase } from "../../src/storage/index.js";
 import { testEngines } from "../support/databases.js";
 import { type Harness, type Wallet, call, errorOf, registerWallet, startHarness } from "./support.js";
 
@@ -359,6 +361,34 @@ for (const engine of await testEngines()) {
         origin: "https://miniapp.example",
       });
       assert.equal(reply.status, 403);
+    });
+  });
+
+  describe(`Quick Auth's bound on nonces on ${engine.engine}`, { skip: engine.skip }, () => {
+    let h: Harness;
+
+    before(async () => {
+      h = await startHarness(engine, { publicUrl: () => h?.url, quickAuthNoncesPerAddressPerHour: 3 });
+    });
+    after(() => h?.close());
+
+    it("refuses a client more nonces than its hourly allowance, with Retry-After, and keeps none of them", async () => {
+      const ask = () => fetch(`${h.url}/nonce`, { method: "POST" });
+      for (let i = 0; i < 3; i++) assert.equal((await ask()).status, 200);
+      const refused = await ask();
+      assert.equal(refused.status, 429);
+      // 3 an hour: the next one in 1200 s.
+      assert.equal(refused.headers.get("retry-after"), "1200");
+      assert.deepEqual(await refused.json(), {
+        errors: [{ message: "too many Quick Auth nonces asked for from this address; try again in 1200 s" }],
+      });
+      const database = openDatabase<ClientApiTables>(h.apiDatabase);
+      try {
+        const kept = await database.db.selectFrom("api_quick_auth_nonces").select("nonce").execute();
+        assert.equal(kept.length, 3);
+      } finally {
+        await database.close();
+      }
     });
   });
 }

@@ -42,7 +42,7 @@ export const quickAuthRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async
         response: { 200: s.result({ nonce: string }) },
       },
     },
-    async () => ({ nonce: await quickAuth.nonce() }),
+    async (request) => ({ nonce: await quickAuth.nonce(request.ip) }),
   );
 
   app.post(

@@ -57,6 +57,8 @@ export interface QuickAuthOptions {
   chain: ChainClient;
   /** The client API's public URL, the tokens' issuer; undefined when it was started without one. */
   publicUrl: () => string | undefined;
+  /** Spends one of a client address's nonces, or refuses (limits.ts). */
+  admit: (ip: string) => void;
 }
 
 const generateRsaKey = promisify(generateKeyPair);
@@ -67,8 +69,9 @@ export class QuickAuth {
     private readonly options: QuickAuthOptions,
   ) {}
 
-  /** A fresh nonce, good for one sign-in within the next five minutes. */
-  async nonce(): Promise<string> {
+  /** A fresh nonce for the client at `ip`, good for one sign-in within the next five minutes. */
+  async nonce(ip: string): Promise<string> {
+    this.options.admit(ip);
     const nonce = NONCE_PREFIX + randomBytes(16).toString("hex");
     await store.insertNonce(this.ctx.database.db, nonce, this.ctx.nowSeconds() + NONCE_LIFETIME_SECONDS);
     return nonce;
