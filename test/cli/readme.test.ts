@@ -2,7 +2,9 @@
  * The README's first tour, run as written: each `npm run castnet -- …` line of its sh block, through
  * npm and the built command, against a stack started as the tour says (`--seed demo`), in a fresh
  * shell. The data directory comes from CASTNET_DATA_DIR, and the ports from the run file of the
- * stack running there, as every command finds them: the lines run unedited.
+ * stack running there, as every command finds them: the lines run unedited. Then the sign-in that
+ * follows the tour, whole, with its curl lines sent to the test stack's client API instead of the
+ * default port.
  */
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -28,6 +30,13 @@ function tourCommands(): string[] {
   return block.split("\n").filter((line) => /^(\w+=\$\()?npm run (-s )?castnet -- /.test(line));
 }
 
+/** The sh block after "Signing a user in", for the client API at `api` (host:port). */
+function signInBlock(api: string): string {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("Signing a user in"));
+  return /```sh\n([\s\S]*?)```/.exec(section)![1]!.replaceAll("localhost:2282", api);
+}
+
 describe("the README's first tour", () => {
   let dir: string;
   let stack: RunningStack;
@@ -49,7 +58,14 @@ describe("the README's first tour", () => {
     const commands = tourCommands();
     assert.equal(commands.length, 14);
     // One shell, so that a line may use what an earlier one set; each line's success is marked.
-    const script = ["set -e", ...commands.flatMap((line, i) => [line, `echo "::ran ${i}"`])].join("\n");
+    const api = new URL(stack.urls.api!).host;
+    const script = [
+      "set -e",
+      ...commands.flatMap((line, i) => [line, `echo "::ran ${i}"`]),
+      signInBlock(api),
+      // curl's answer ends without a newline.
+      'echo; echo "::signed in"',
+    ].join("\n");
     const child = spawn("sh", ["-c", script], {
       cwd: ROOT,
       env: { ...userEnv(), npm_config_update_notifier: "false", CASTNET_DATA_DIR: dir },
@@ -66,7 +82,17 @@ describe("the README's first tour", () => {
       commands.map((_, i) => i),
       `stopped after: ${commands[ran.length]}\n${stderr}`,
     );
-    assert.equal(status, 0);
+    assert.equal(status, 0, stderr);
+    assert.match(stdout, /^::signed in$/m);
+    // The app's read of the completed channel: alice (fid 13) signed the message by her custody key.
+    const completed = JSON.parse(/^\{"state":"completed".*$/m.exec(stdout)![0]) as Record<string, unknown>;
+    assert.equal(completed.fid, 13);
+    assert.equal(completed.authMethod, "custody");
+    assert.equal(completed.username, "alice");
+    assert.match(
+      String(completed.message),
+      /^example\.com wants you to sign in with your Ethereum account:\n/,
+    );
     // alice and bob come after the demo's twelve accounts; people are named as the hub knows them.
     assert.match(stdout, /^casts of Ana Ruiz @ana \(fid 1\), newest first$/m);
     assert.match(
