@@ -134,7 +134,18 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
           additionalProperties: false,
         },
         response: {
-          200: { type: "object", properties: { message: { type: "string" } }, required: ["message"] },
+          200: {
+            description: "The sign-in message for the wallet to sign.",
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: { message: { type: "string" } },
+                  required: ["message"],
+                },
+              },
+            },
+          },
           ...responses({ 404: "No open channel has this token." }),
         },
       },
@@ -172,7 +183,10 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
           additionalProperties: false,
         },
         response: {
-          200: completedSchema,
+          200: {
+            description: "The channel, completed.",
+            content: { "application/json": { schema: completedSchema } },
+          },
           ...responses({
             401: "The channel is unknown, closed or delivered, or the signer does not hold the fid.",
             403: "Not sent by this origin's page.",

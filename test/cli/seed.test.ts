@@ -217,9 +217,11 @@ for (const engine of await testEngines()) {
         ],
       };
       // Reads that are not of the demo's data: documents, health, metrics, streams, a resolver's calls,
-      // and the client API's HTML pages (test/pages/explorer.test.ts reads them on a seeded stack).
+      // the client API's HTML pages (test/pages/explorer.test.ts reads them on a seeded stack), and
+      // sign-in's, whose channels, nonces and tokens each sign-in makes (test/clientapi/signIn.test.ts,
+      // quickAuth.test.ts and test/pages/signIn.test.ts read them).
       const notData =
-        /^\/(openapi\.json|docs|_health|_ready|metrics|ccip\/|v1\/events\/stream|$|fid\/|cast\/|name\/|channel\/|channels$|events$|search$|approve$|assets\/|avatars\/)/;
+        /^\/(openapi\.json|docs|_health|_ready|metrics|ccip\/|v1\/events\/stream|$|fid\/|cast\/|name\/|channel\/|channels$|events$|search$|approve$|assets\/|avatars\/|v1\/channel\/status$|sign-in|verify-jwt$|\.well-known\/)/;
       for (const part of Object.keys(reads) as Part[]) {
         const routes = stack.routes[part]!.filter((r) => r.method === "GET" && !notData.test(r.url));
         const paths = reads[part].map((path) => path.split("?")[0]!);

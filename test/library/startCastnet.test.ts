@@ -55,6 +55,8 @@ describe("startCastnet", () => {
         "castnet.last-run.json",
         // Unlocks the keystore on the approval page for this directory's owner (docs/security.md).
         "approval.key",
+        // What another client app completing a sign-in channel shows the relay (docs/clientapi.md).
+        "relay.key",
         ...["api.sqlite", "chain.sqlite", "hub.sqlite", "registry.sqlite"].flatMap((file) => [
           file,
           `${file}-shm`,
@@ -155,6 +157,7 @@ for (const engine of (await testEngines()).filter((e) => e.engine === "postgres"
           "approval.key",
           "castnet.last-run.json",
           "castnet.run.json",
+          "relay.key",
         ]);
         await castnet.close();
       } finally {

@@ -123,7 +123,6 @@ export const signInRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
         summary: "Open a sign-in channel",
         description:
           "An app opens a Sign In With Farcaster channel: its sign-in URI and domain, and optionally the nonce and times the message must carry. The answer's url is where the user approves; the app then polls the channel's status with the channel token.",
-        "x-spec": "FIP-11 Sign In With Farcaster (relay)",
         tags: ["Sign in"],
         querystring: s.object({}),
         body: channelBody,
@@ -154,7 +153,6 @@ export const signInRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
         summary: "A sign-in channel's status",
         description:
           "The channel named by the Bearer token: 202 while the user has not approved, then 200 with the signed message, the fid and the user's profile. The completed answer is given once: the channel is then gone.",
-        "x-spec": "FIP-11 Sign In With Farcaster (relay)",
         tags: ["Sign in"],
         querystring: s.object({}),
         response: { 200: channelSchema(false), 202: channelSchema(false) },
@@ -187,7 +185,6 @@ export const signInRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
         summary: "Complete a sign-in channel",
         description:
           "The user's client app completes the channel named by the Bearer token with the sign-in message its user signed, sending the relay's key in X-Farcaster-Auth-Relay-Key. castnet checks the message (the channel's nonce and domain, the signature, the signer as the fid's custody or auth address) before it completes the channel, once.",
-        "x-spec": "FIP-11 Sign In With Farcaster (relay)",
         tags: ["Sign in"],
         querystring: s.object({}),
         body: authenticateBody,
