@@ -12,6 +12,8 @@ export class RateLimiter {
   /** How far ahead of now a key's allowance may be spent: all of the burst but the request asking. */
   private readonly tolerance: number;
   private calls = 0;
+  /** The latest time read: the limiter's clock never runs back (see time()). */
+  private latest = -Infinity;
 
   constructor(
     perHour: number,
@@ -30,17 +32,26 @@ export class RateLimiter {
 
   /** Seconds until `key` may make a request; 0 when it may now. */
   waitSeconds(key: string): number {
-    const now = this.now();
+    const now = this.time();
     const wait = Math.max(this.full.get(key) ?? now, now) - this.tolerance - now;
     return wait > 0 ? Math.ceil(wait / 1000) : 0;
   }
 
   /** Spends one request of `key`. */
   take(key: string): void {
-    const now = this.now();
+    const now = this.time();
     this.full.set(key, Math.max(this.full.get(key) ?? now, now) + this.interval);
     if (++this.calls % SWEEP_EVERY === 0) {
       for (const [other, full] of this.full) if (full <= now) this.full.delete(other);
     }
+  }
+
+  /**
+   * The clock, held still while it reads earlier than it did (a clock stepped back): otherwise every
+   * key would owe the step on top of what it spent, and be refused for that long.
+   */
+  private time(): number {
+    this.latest = Math.max(this.latest, this.now());
+    return this.latest;
   }
 }

@@ -56,4 +56,16 @@ describe("RateLimiter", () => {
     now += 1;
     assert.equal(limiter.waitSeconds("a"), 0);
   });
+
+  it("holds its clock still while the clock reads earlier, so a step back costs no one a wait", () => {
+    let now = 10 * 3_600_000;
+    const limiter = new RateLimiter(60, () => now);
+    for (let i = 0; i < 3; i++) limiter.take("a");
+    now -= 3_600_000;
+    // Three of sixty spent, as before the step: no wait.
+    assert.equal(limiter.waitSeconds("a"), 0);
+    for (let i = 0; i < 57; i++) limiter.take("a");
+    // The hour's sixty spent, with the clock still where it was: one a minute from there.
+    assert.equal(limiter.waitSeconds("a"), 60);
+  });
 });
