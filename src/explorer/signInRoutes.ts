@@ -134,6 +134,7 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
           additionalProperties: false,
         },
         response: {
+          ...responses({ 404: "No open channel has this token." }),
           200: {
             description: "The sign-in message for the wallet to sign.",
             content: {
@@ -146,7 +147,6 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
               },
             },
           },
-          ...responses({ 404: "No open channel has this token." }),
         },
       },
     },
@@ -183,15 +183,15 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
           additionalProperties: false,
         },
         response: {
-          200: {
-            description: "The channel, completed.",
-            content: { "application/json": { schema: completedSchema } },
-          },
           ...responses({
             401: "The channel is unknown, closed or delivered, or the signer does not hold the fid.",
             403: "Not sent by this origin's page.",
             409: "Already completed.",
           }),
+          200: {
+            description: "The channel, completed.",
+            content: { "application/json": { schema: completedSchema } },
+          },
         },
       },
     },

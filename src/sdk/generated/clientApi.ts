@@ -10501,13 +10501,15 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description The page. */
+                /** @description The sign-in message for the wallet to sign. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/html": string;
+                        "application/json": {
+                            message: string;
+                        };
                     };
                 };
                 /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
@@ -10643,13 +10645,17 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description The page. */
+                /** @description The channel, completed. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content: {
-                        "text/html": string;
+                        "application/json": {
+                            /** @enum {string} */
+                            state: "completed";
+                            fid: number;
+                        };
                     };
                 };
                 /** @description The address is malformed: a page saying why, or the API's error body from the schema check. */
