@@ -1,4 +1,4 @@
-import type { ErrorReply, ErrorShape } from "../http/index.js";
+import type { ErrorReply, ErrorShape, Logger } from "../http/index.js";
 
 /**
  * Every refusal of the client API, by code. The reference answers `{"errors":[{"message": …}]}` to
@@ -83,3 +83,17 @@ export const clientApiErrors: ErrorShape = {
   },
   internal: () => reply(500, "Internal server error"),
 };
+
+/**
+ * The chain refusing a write (a revert: unknown fid, key already added, …) is a conflict the caller can
+ * read; the chain being unreachable is a 503. Every rule that calls the chain answers its failures so.
+ */
+export function chainFailure(error: unknown, what: string, logger: Logger): ClientApiError {
+  if (error instanceof ClientApiError) return error;
+  const status = (error as { statusCode?: unknown }).statusCode ?? (error as { status?: unknown }).status;
+  const message = error instanceof Error ? error.message : String(error);
+  if (typeof status === "number" && status >= 400 && status < 500)
+    return conflict(`the chain refused ${what}: ${message}`);
+  logger.error({ err: error }, `chain call failed: ${what}`);
+  return new ClientApiError("unavailable", `the chain is unavailable; could not read or write ${what}`);
+}

@@ -1,11 +1,10 @@
 import type { Address, Hex } from "viem";
 import type { ChainClient, TransactionStatus } from "../../interfaces/chain.js";
-import type { Logger } from "../../http/index.js";
 import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../../protocol/contracts.js";
 import { encodeSignedKeyRequestMetadata } from "../../protocol/eip712/index.js";
 import { serializedTransaction } from "../../storage/index.js";
 import type { ApiContext } from "../context.js";
-import { ClientApiError, conflict } from "../errors.js";
+import { chainFailure } from "../errors.js";
 import type { KeyRequestRow } from "./store.js";
 import * as keyRequestStore from "./store.js";
 import * as sponsorStore from "../sponsorStore.js";
@@ -150,18 +149,4 @@ export function metadataOf(row: KeyRequestRow): Hex {
     signature: row.signature as Hex,
     deadline: row.deadline,
   });
-}
-
-/**
- * The chain refusing a write (a revert: unknown fid, key already added, …) is a conflict the caller can
- * read; the chain being unreachable is a 503.
- */
-export function chainFailure(error: unknown, what: string, logger: Logger): ClientApiError {
-  if (error instanceof ClientApiError) return error;
-  const status = (error as { statusCode?: unknown }).statusCode ?? (error as { status?: unknown }).status;
-  const message = error instanceof Error ? error.message : String(error);
-  if (typeof status === "number" && status >= 400 && status < 500)
-    return conflict(`the chain refused ${what}: ${message}`);
-  logger.error({ err: error }, `chain call failed: ${what}`);
-  return new ClientApiError("unavailable", `the chain is unavailable; could not read or write ${what}`);
 }

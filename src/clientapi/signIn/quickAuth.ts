@@ -95,13 +95,17 @@ export class QuickAuth {
       throw badInput(
         `the message's nonce ${nonce} is not a live nonce of this server: it was used already, has expired (nonces last ${NONCE_LIFETIME_SECONDS / 60} minutes) or was never given; ask POST /nonce for a new one`,
       );
-    const { fid } = await verifySignIn(this.options.chain, {
-      message: input.message,
-      signature: input.signature,
-      domain: input.domain,
-      acceptAuthAddress: input.acceptAuthAddress ?? true,
-      now: new Date(now * 1000),
-    });
+    const { fid } = await verifySignIn(
+      this.options.chain,
+      {
+        message: input.message,
+        signature: input.signature,
+        domain: input.domain,
+        acceptAuthAddress: input.acceptAuthAddress ?? true,
+        now: new Date(now * 1000),
+      },
+      this.ctx.logger,
+    );
     const key = await this.signingKey(now);
     const claims: QuickAuthClaims = {
       iat: now,

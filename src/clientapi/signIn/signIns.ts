@@ -10,8 +10,7 @@ import { generateSiweNonce } from "viem/siwe";
 import type { ActivitySource, HubProfile } from "../../interfaces/activity.js";
 import type { ChainClient } from "../../interfaces/chain.js";
 import type { ApiContext } from "../context.js";
-import { ClientApiError, badInput, conflict } from "../errors.js";
-import { chainFailure } from "../keyRequests/keyAdds.js";
+import { ClientApiError, badInput, chainFailure, conflict } from "../errors.js";
 import * as channelStore from "./store.js";
 import type { ChannelRow } from "./store.js";
 import { type AuthMethod, verifySignIn } from "./verify.js";
@@ -176,19 +175,18 @@ export class SignIns {
   async complete(token: string, completion: Completion): Promise<ChannelJson> {
     const row = await this.live(token);
     if (row.state === "completed") throw alreadyCompleted(row);
-    let verified;
-    try {
-      verified = await verifySignIn(this.options.chain, {
+    const verified = await verifySignIn(
+      this.options.chain,
+      {
         message: completion.message,
         signature: completion.signature,
         domain: row.domain,
         nonce: row.nonce,
         acceptAuthAddress: row.accept_auth_address !== 0,
         now: new Date(this.ctx.nowSeconds() * 1000),
-      });
-    } catch (error) {
-      throw chainFailure(error, `the keys of fid ${completion.fid}`, this.ctx.logger);
-    }
+      },
+      this.ctx.logger,
+    );
     if (verified.fid !== completion.fid)
       throw badInput(`the message signs in fid ${verified.fid}, not fid ${completion.fid}`);
     if (completion.authMethod !== undefined && completion.authMethod !== verified.authMethod)

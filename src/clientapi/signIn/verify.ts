@@ -5,9 +5,10 @@
  * type 2) or, failing that, its custody address. The relay and the Quick Auth server both use it.
  */
 import { type Address, type Hex, isAddressEqual, pad, recoverMessageAddress } from "viem";
+import type { Logger } from "../../http/index.js";
 import type { ChainClient } from "../../interfaces/chain.js";
 import { readSignInMessage, type ReadSignInMessage, SignInMessageError } from "../../protocol/siwf.js";
-import { ClientApiError, badInput } from "../errors.js";
+import { ClientApiError, badInput, chainFailure } from "../errors.js";
 
 /** Key type 2 of the KeyRegistry: an Ethereum address registered as a key of the fid. */
 const AUTH_ADDRESS_KEY_TYPE = 2;
@@ -33,8 +34,15 @@ export interface VerifiedSignIn extends ReadSignInMessage {
 
 const SIGNATURE = /^0x[0-9a-fA-F]{130}$/;
 
-/** The verified sign-in, or a ClientApiError (bad_request for the message, unauthorized for its signer). */
-export async function verifySignIn(chain: ChainClient, check: SignInCheck): Promise<VerifiedSignIn> {
+/**
+ * The verified sign-in, or a ClientApiError: bad_request for the message, unauthorized for its
+ * signer, unavailable when the chain does not answer (logged on `logger`).
+ */
+export async function verifySignIn(
+  chain: ChainClient,
+  check: SignInCheck,
+  logger: Logger,
+): Promise<VerifiedSignIn> {
   let read: ReadSignInMessage;
   try {
     read = readSignInMessage(check.message, check.now);
@@ -57,7 +65,12 @@ export async function verifySignIn(chain: ChainClient, check: SignInCheck): Prom
   }
   if (!isAddressEqual(signer, message.address))
     throw unauthorized(`the message was not signed by its address ${message.address}`);
-  const account = await chain.getAccount(fid);
+  let account;
+  try {
+    account = await chain.getAccount(fid);
+  } catch (error) {
+    throw chainFailure(error, `the keys of fid ${fid}`, logger);
+  }
   if (account === undefined) throw unauthorized(`fid ${fid} is not registered`);
   const authKey = pad(signer.toLowerCase() as Hex, { size: 32 });
   if (
