@@ -5,21 +5,15 @@
  * (devKeystore.ts), with a development account whose custody key the server signs with. The relay
  * checks every signature against the chain before it completes the channel.
  */
+import type { SignInRequest } from "../protocol/siwf.js";
 import type { DevAccount, KeystoreOffer } from "./devKeystore.js";
 import { unixTime } from "./fragments.js";
 import { type Html, html } from "./html.js";
 
-export interface SignInChannelView {
+/** A channel as the page shows it: what the app asks the message to carry, and the channel's state. */
+export interface SignInChannelView extends SignInRequest {
   token: string;
   state: "pending" | "completed";
-  /** The app's domain, which the message names. */
-  domain: string;
-  /** The app's sign-in URI. */
-  uri: string;
-  nonce: string;
-  notBefore?: string;
-  expirationTime?: string;
-  requestId?: string;
   /** When the channel closes (Unix seconds). */
   expiresAt: number;
   /** The fid that signed in, once completed. */
@@ -70,7 +64,7 @@ export function signInPage(input: SignInPageInput): { title: string; body: Html 
         </div>
         <div>
           <dt>URI</dt>
-          <dd><code>${channel.uri}</code></dd>
+          <dd><code>${channel.siweUri}</code></dd>
         </div>
         <div>
           <dt>nonce</dt>

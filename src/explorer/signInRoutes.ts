@@ -9,7 +9,7 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest, onRequestAsyncHo
 import type { Address } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import type { RequestTypesFromSchemas } from "../http/routeTypes.js";
-import { SignInMessageError, signInMessage } from "../protocol/siwf.js";
+import { SignInMessageError, requestedSignInMessage } from "../protocol/siwf.js";
 import {
   type DevKeystore,
   FORM_LIMIT,
@@ -41,21 +41,6 @@ const completedSchema = {
   properties: { state: { type: "string", enum: ["completed"] }, fid },
   required: ["state", "fid"],
 } as const;
-
-/** The message the channel asks `address` to sign for `fid`, as @farcaster/auth-client builds it. */
-export function channelMessage(channel: SignInChannelView, address: Address, signer: number): string {
-  const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
-  return signInMessage({
-    domain: channel.domain,
-    uri: channel.uri,
-    nonce: channel.nonce,
-    address,
-    fid: signer,
-    notBefore: date(channel.notBefore),
-    expirationTime: date(channel.expirationTime),
-    requestId: channel.requestId,
-  });
-}
 
 export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fastify, options) => {
   const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
@@ -157,7 +142,7 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
         throw host.notFound("no open sign-in channel has this token; ask the app to start a new sign-in");
       if (channel.state === "completed")
         throw host.notFound(`this sign-in is already completed by fid ${channel.fid}`);
-      return { message: channelMessage(channel, address as Address, signer) };
+      return { message: requestedSignInMessage(channel, address as Address, signer) };
     },
   );
 
@@ -249,7 +234,7 @@ export const signInRoutes: FastifyPluginAsync<SignInRoutesOptions> = async (fast
       const custody = privateKeyToAccount(chosen.account.custodyPrivateKey);
       let done: SignInChannelView;
       try {
-        const message = channelMessage(channel, custody.address, chosen.account.fid);
+        const message = requestedSignInMessage(channel, custody.address, chosen.account.fid);
         const signature = await custody.signMessage({ message });
         done = await host.completeSignIn(token, { message, signature, fid: chosen.account.fid });
       } catch (error) {

@@ -55,6 +55,34 @@ export function signInMessage(fields: SignInMessageFields): string {
   }
 }
 
+/**
+ * What an app asks its sign-in message to carry: a relay channel's `signatureParams`, with the times
+ * as the app sent them (docs/reference/sign-in.md §1.2).
+ */
+export interface SignInRequest {
+  domain: string;
+  siweUri: string;
+  nonce: string;
+  notBefore?: string;
+  expirationTime?: string;
+  requestId?: string;
+}
+
+/** The message `address` signs to sign `fid` in as `request` asks, as the user's client app builds it. */
+export function requestedSignInMessage(request: SignInRequest, address: Address, fid: number): string {
+  const date = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
+  return signInMessage({
+    domain: request.domain,
+    uri: request.siweUri,
+    nonce: request.nonce,
+    address,
+    fid,
+    notBefore: date(request.notBefore),
+    expirationTime: date(request.expirationTime),
+    requestId: request.requestId,
+  });
+}
+
 export interface ReadSignInMessage {
   message: SiweMessage & { address: Address; nonce: string; domain: string; uri: string };
   fid: number;

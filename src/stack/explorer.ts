@@ -75,7 +75,7 @@ function signInView(token: string, channel: ChannelJson, expiresAt: number): Sig
     token,
     state: channel.state,
     domain,
-    uri: siweUri,
+    siweUri,
     nonce: channel.nonce,
     notBefore,
     expirationTime,

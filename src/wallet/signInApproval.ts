@@ -5,7 +5,7 @@
  */
 import type { Hex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { signInMessage } from "../protocol/siwf.js";
+import { requestedSignInMessage, type SignInRequest } from "../protocol/siwf.js";
 
 export interface ApproveSignInOptions {
   /** Base URL of the client API (the relay), e.g. http://127.0.0.1:2282. */
@@ -37,14 +37,7 @@ export interface CompletedSignIn {
 
 interface PendingChannel {
   state: string;
-  signatureParams: {
-    domain: string;
-    siweUri: string;
-    nonce: string;
-    notBefore?: string;
-    expirationTime?: string;
-    requestId?: string;
-  };
+  signatureParams: SignInRequest;
 }
 
 const TIMEOUT_MS = 30_000;
@@ -68,18 +61,8 @@ export async function approveSignIn(options: ApproveSignInOptions): Promise<Comp
     throw new SignInApprovalError(
       `sign-in channel ${token} is already ${status.body.state}; a channel completes once`,
     );
-  const params = status.body.signatureParams;
   const account = privateKeyToAccount(options.privateKey);
-  const message = signInMessage({
-    domain: params.domain,
-    uri: params.siweUri,
-    nonce: params.nonce,
-    address: account.address,
-    fid: options.fid,
-    notBefore: dateOf(params.notBefore),
-    expirationTime: dateOf(params.expirationTime),
-    requestId: params.requestId,
-  });
+  const message = requestedSignInMessage(status.body.signatureParams, account.address, options.fid);
   const signature = await account.signMessage({ message });
   const completed = await relay<CompletedSignIn>(`${base}/v1/channel/authenticate`, {
     method: "POST",
@@ -92,8 +75,6 @@ export async function approveSignIn(options: ApproveSignInOptions): Promise<Comp
   });
   return completed.body;
 }
-
-const dateOf = (value: string | undefined) => (value === undefined ? undefined : new Date(value));
 
 async function relay<T>(url: string, init: RequestInit): Promise<{ status: number; body: T }> {
   let response: Response;
