@@ -26,7 +26,7 @@ export type { ActivitySource } from "../interfaces/activity.js";
 export type { ClientApiService } from "./service.js";
 export type { ApprovalTypedData } from "./keyRequests/approvals.js";
 export type { SignedKeyRequestJson } from "./keyRequests/keyRequests.js";
-export type { ChannelJson } from "./signIn/signIns.js";
+export type { OpenSignInChannel } from "./signIn/signIns.js";
 export type { PowerBadgeRule } from "./powerBadges.js";
 export { ClientApiError, clientApiErrorSchema, notFound } from "./errors.js";
 export { DEFAULT_KEY_REQUEST_LIMITS, type KeyRequestLimits } from "./keyRequests/limits.js";

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from "fastify";
 import {
-  type ChannelJson,
+  type OpenSignInChannel,
   type ClientApiService,
   ClientApiError,
   clientApiErrorSchema,
@@ -48,19 +48,14 @@ function clientApiHost(service: ClientApiService): ExplorerHost {
     },
     async signInChannel(token) {
       try {
-        return signInView(
-          token,
-          await service.signIns.pending(token),
-          await service.signIns.expiresAt(token),
-        );
+        return signInView(token, await service.signIns.pending(token));
       } catch (error) {
         if (error instanceof ClientApiError && error.code === "unauthorized") return undefined;
         throw error;
       }
     },
     async completeSignIn(token, completion) {
-      const expiresAt = await service.signIns.expiresAt(token);
-      return signInView(token, await service.signIns.complete(token, completion), expiresAt);
+      return signInView(token, await service.signIns.complete(token, completion));
     },
     isRefusal: (error): error is ClientApiError => error instanceof ClientApiError && error.statusCode < 500,
     errorSchema: clientApiErrorSchema,
@@ -69,7 +64,7 @@ function clientApiHost(service: ClientApiService): ExplorerHost {
   };
 }
 
-function signInView(token: string, channel: ChannelJson, expiresAt: number): SignInChannelView {
+function signInView(token: string, { channel, expiresAt }: OpenSignInChannel): SignInChannelView {
   const { siweUri, domain, notBefore, expirationTime, requestId } = channel.signatureParams;
   return {
     token,

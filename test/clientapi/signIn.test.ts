@@ -190,8 +190,8 @@ for (const engine of await testEngines()) {
       const { message, signature } = await signed(channel, auth, user.fid);
       const api: ClientApi = stack.clientapi;
       const pending = await api.service.signIns.pending(channel.channelToken);
-      assert.equal(pending.state, "pending");
-      const done = await api.service.signIns.complete(channel.channelToken, {
+      assert.equal(pending.channel.state, "pending");
+      const { channel: done } = await api.service.signIns.complete(channel.channelToken, {
         message,
         signature,
         fid: user.fid,

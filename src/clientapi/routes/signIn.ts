@@ -194,7 +194,7 @@ export const signInRoutes: FastifyPluginAsync<ClientApiRoutesOptions> = async (
     },
     async (request, reply) => {
       const { message, signature, fid, authMethod, username, displayName, bio, pfpUrl } = request.body;
-      const channel = await signIns.complete(channelToken(request), {
+      const { channel } = await signIns.complete(channelToken(request), {
         message,
         signature,
         fid,

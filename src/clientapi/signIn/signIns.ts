@@ -22,7 +22,7 @@ const TOKEN_ALPHABET = "23456789ABCDEFGHJKLMNPQRSTUVWXYZ";
 const TOKEN_LENGTH = 8;
 const TOKEN = /^[23456789ABCDEFGHJKLMNPQRSTUVWXYZ]{8}$/;
 
-export interface NewChannel {
+export interface NewSignInChannel {
   siweUri: string;
   domain: string;
   nonce?: string;
@@ -33,13 +33,20 @@ export interface NewChannel {
   acceptAuthAddress?: boolean;
 }
 
+/** An open channel for castnet's own approval page: as the relay answers it, and when it closes. */
+export interface OpenSignInChannel {
+  channel: SignInChannelJson;
+  /** Unix seconds. */
+  expiresAt: number;
+}
+
 /** Who opened a channel: what the reference keeps as the channel's metadata. */
-export interface ChannelCaller {
+export interface SignInCaller {
   ip: string;
   userAgent: string | undefined;
 }
 
-export interface OpenedChannel {
+export interface OpenedSignInChannel {
   channelToken: string;
   url: string;
   connectUri: string;
@@ -64,13 +71,13 @@ export interface Completion {
 }
 
 /** A channel as the relay answers it: GET status without the links, authenticate with them. */
-export interface ChannelJson {
+export interface SignInChannelJson {
   state: "pending" | "completed";
   nonce: string;
   url?: string;
   connectUri?: string;
   acceptAuthAddress: boolean;
-  signatureParams: Omit<NewChannel, "nonce"> & { nonce: string };
+  signatureParams: Omit<NewSignInChannel, "nonce"> & { nonce: string };
   metadata: { userAgent: string; ip: string };
   message?: string;
   signature?: string;
@@ -99,7 +106,7 @@ export class SignIns {
     private readonly options: SignInOptions,
   ) {}
 
-  async open(input: NewChannel, caller: ChannelCaller): Promise<OpenedChannel> {
+  async open(input: NewSignInChannel, caller: SignInCaller): Promise<OpenedSignInChannel> {
     for (const field of ["notBefore", "expirationTime"] as const) {
       const value = input[field];
       if (value !== undefined && Number.isNaN(Date.parse(value)))
@@ -141,21 +148,17 @@ export class SignIns {
     return { channelToken: token, url, connectUri: url, nonce };
   }
 
-  /** The channel as its status shows it, without spending it: what the approval page and the CLI read. */
-  async pending(token: string): Promise<ChannelJson> {
-    return render(await this.live(token));
-  }
-
-  /** When the open channel's hour is over (Unix seconds): the approval page shows it. */
-  async expiresAt(token: string): Promise<number> {
-    return (await this.live(token)).expires_at;
+  /** The channel as its status shows it, without spending it, and when it closes: the approval page's read. */
+  async pending(token: string): Promise<OpenSignInChannel> {
+    const row = await this.live(token);
+    return { channel: render(row), expiresAt: row.expires_at };
   }
 
   /**
    * GET status: the pending channel, or the completed one, delivered once (the channel is then
    * gone, as the reference deletes it).
    */
-  async status(token: string): Promise<ChannelJson> {
+  async status(token: string): Promise<SignInChannelJson> {
     const row = await this.live(token);
     if (row.state === "pending") return render(row);
     const taken = await channelStore.takeCompletedChannel(
@@ -170,9 +173,9 @@ export class SignIns {
   /**
    * Completes the channel with a signed sign-in message, after the checks an app makes
    * (verifySignIn: the channel's nonce and domain, the signature, the signer against the chain) and
-   * that the message names the fid claimed. Returns the channel with its links.
+   * that the message names the fid claimed. Returns the channel with its links, and when it closes.
    */
-  async complete(token: string, completion: Completion): Promise<ChannelJson> {
+  async complete(token: string, completion: Completion): Promise<OpenSignInChannel> {
     const row = await this.live(token);
     if (row.state === "completed") throw alreadyCompleted(row);
     const verified = await verifySignIn(
@@ -213,13 +216,10 @@ export class SignIns {
         verifications: JSON.stringify(hub.verifications),
       },
     );
-    if (!completed) {
-      // Completed by another caller meanwhile, or closed.
-      const now = await this.live(row.token);
-      throw alreadyCompleted(now);
-    }
+    // Completed by another caller meanwhile, or closed.
+    if (completed === undefined) throw alreadyCompleted(await this.live(row.token));
     const url = this.options.link(row.token);
-    return { ...render(await this.live(row.token)), url, connectUri: url };
+    return { channel: { ...render(completed), url, connectUri: url }, expiresAt: completed.expires_at };
   }
 
   /** For the background loop: deletes the channels whose hour is over. */
@@ -284,9 +284,9 @@ function withoutEmpty(profile: Profile): Profile {
   );
 }
 
-function render(row: ChannelRow): ChannelJson {
+function render(row: ChannelRow): SignInChannelJson {
   const acceptAuthAddress = row.accept_auth_address !== 0;
-  const signatureParams: ChannelJson["signatureParams"] = {
+  const signatureParams: SignInChannelJson["signatureParams"] = {
     siweUri: row.siwe_uri,
     domain: row.domain,
     nonce: row.nonce,
@@ -297,7 +297,7 @@ function render(row: ChannelRow): ChannelJson {
   if (row.redirect_url !== null) signatureParams.redirectUrl = row.redirect_url;
   // The reference keeps the app's body as signatureParams: acceptAuthAddress is there when it was sent.
   if (row.accept_auth_address !== null) signatureParams.acceptAuthAddress = acceptAuthAddress;
-  const json: ChannelJson = {
+  const json: SignInChannelJson = {
     state: row.state,
     nonce: row.nonce,
     acceptAuthAddress,

@@ -19,22 +19,21 @@ export function liveChannel(db: ClientApiDb, token: string, now: number): Promis
     .executeTakeFirst();
 }
 
-/** Completes the channel if it is still pending and open; returns whether it did. */
-export async function completeChannel(
+/** Completes the channel if it is still pending and open; returns it completed, or undefined. */
+export function completeChannel(
   db: ClientApiDb,
   token: string,
   now: number,
   completion: Updateable<Table>,
-): Promise<boolean> {
-  const updated = await db
+): Promise<ChannelRow | undefined> {
+  return db
     .updateTable("api_sign_in_channels")
     .set({ ...completion, state: "completed" })
     .where("token", "=", token)
     .where("state", "=", "pending")
     .where("expires_at", ">", now)
-    .returning("token")
+    .returningAll()
     .executeTakeFirst();
-  return updated !== undefined;
 }
 
 /**
