@@ -6,7 +6,7 @@
 /* eslint-disable */
 import { BinaryReader, BinaryWriter } from "@bufbuild/protobuf/wire";
 import { HubEvent, HubEventType } from "./hub_event.js";
-import { CastId, Message, ReactionType, StorageUnitType, UserDataType } from "./message.js";
+import { CastId, Message, ReactionType, SocialNetwork, StorageUnitType, UserDataType } from "./message.js";
 import { OnChainEvent, OnChainEventType, TierType } from "./onchain_event.js";
 import { UserNameProof } from "./username_proof.js";
 
@@ -23,6 +23,19 @@ export enum StoreType {
   VERIFICATIONS = 5,
   USERNAME_PROOFS = 6,
   STORAGE_LENDS = 7,
+}
+
+/** Where a key of GetSigner / GetSignersByFid was added: a KeyRegistry event or a KEY_ADD message. */
+export enum SignerSource {
+  NONE = 0,
+  ONCHAIN = 1,
+  OFFCHAIN = 2,
+}
+
+export enum ContactSource {
+  UNKNOWN = 0,
+  COLLECTED = 1,
+  DERIVED = 2,
 }
 
 export interface SubscribeRequest {
@@ -201,6 +214,90 @@ export interface VerificationRequest {
 export interface SignerRequest {
   fid: number;
   signer: Uint8Array;
+}
+
+/**
+ * One key of an fid, whichever way it was added. Times are Unix seconds; ttl, last_used_at,
+ * expires_at, scopes, request_fid and nonce belong to message-added keys, onchain_event to
+ * on-chain ones.
+ */
+export interface Signer {
+  source: SignerSource;
+  key: Uint8Array;
+  keyType: number;
+  fid: number;
+  addedAt?: number | undefined;
+  lastUsedAt?: number | undefined;
+  ttl?: number | undefined;
+  expiresAt?: number | undefined;
+  scopes: number[];
+  requestFid?: number | undefined;
+  nonce?: number | undefined;
+  onchainEvent?: OnChainEvent | undefined;
+}
+
+export interface SignerResponse {
+  signer: Signer | undefined;
+}
+
+export interface SignersByFidRequest {
+  fid: number;
+  pageSize?: number | undefined;
+  pageToken?: Uint8Array | undefined;
+  reverse?:
+    | boolean
+    | undefined;
+  /** Apps whose self-revocation nonce the answer carries, one entry each. */
+  requesterFids: number[];
+}
+
+export interface SignersByFidResponse {
+  signers: Signer[];
+  nextPageToken?: Uint8Array | undefined;
+  gaslessSignerCount: number;
+  gaslessSignerLimit: number;
+  currentUserNonce: number;
+  requesterFidNonces: { [key: number]: number };
+}
+
+export interface SignersByFidResponse_RequesterFidNoncesEntry {
+  key: number;
+  value: number;
+}
+
+export interface FidAddressTypeRequest {
+  fid: number;
+  address: Uint8Array;
+}
+
+export interface FidAddressTypeResponse {
+  isCustody: boolean;
+  isAuth: boolean;
+  isVerified: boolean;
+}
+
+export interface ContactInfoBody {
+  gossipAddress: string;
+  peerId: Uint8Array;
+  snapchainVersion: string;
+  network: SocialNetwork;
+  timestamp: number;
+  announceRpcAddress: string;
+}
+
+export interface GetConnectedPeersRequest {
+}
+
+export interface ConnectedPeer {
+  source: ContactSource;
+  contactInfo: ContactInfoBody | undefined;
+  peerId: Uint8Array;
+  observedAddress: string;
+}
+
+export interface GetConnectedPeersResponse {
+  contacts: ContactInfoBody[];
+  peers: ConnectedPeer[];
 }
 
 export interface LinkRequest {
@@ -2615,6 +2712,1072 @@ export const SignerRequest: MessageFns<SignerRequest> = {
     const message = createBaseSignerRequest();
     message.fid = object.fid ?? 0;
     message.signer = object.signer ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseSigner(): Signer {
+  return {
+    source: 0,
+    key: new Uint8Array(0),
+    keyType: 0,
+    fid: 0,
+    addedAt: undefined,
+    lastUsedAt: undefined,
+    ttl: undefined,
+    expiresAt: undefined,
+    scopes: [],
+    requestFid: undefined,
+    nonce: undefined,
+    onchainEvent: undefined,
+  };
+}
+
+export const Signer: MessageFns<Signer> = {
+  encode(message: Signer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.source !== 0) {
+      writer.uint32(8).int32(message.source);
+    }
+    if (message.key.length !== 0) {
+      writer.uint32(18).bytes(message.key);
+    }
+    if (message.keyType !== 0) {
+      writer.uint32(24).uint32(message.keyType);
+    }
+    if (message.fid !== 0) {
+      writer.uint32(32).uint64(message.fid);
+    }
+    if (message.addedAt !== undefined) {
+      writer.uint32(40).uint64(message.addedAt);
+    }
+    if (message.lastUsedAt !== undefined) {
+      writer.uint32(48).uint64(message.lastUsedAt);
+    }
+    if (message.ttl !== undefined) {
+      writer.uint32(56).uint32(message.ttl);
+    }
+    if (message.expiresAt !== undefined) {
+      writer.uint32(64).uint64(message.expiresAt);
+    }
+    if (message.scopes.length !== 0) {
+      writer.uint32(74).fork();
+      for (const v of message.scopes) {
+        writer.int32(v);
+      }
+      writer.join();
+    }
+    if (message.requestFid !== undefined) {
+      writer.uint32(80).uint64(message.requestFid);
+    }
+    if (message.nonce !== undefined) {
+      writer.uint32(88).uint32(message.nonce);
+    }
+    if (message.onchainEvent !== undefined) {
+      OnChainEvent.encode(message.onchainEvent, writer.uint32(98).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): Signer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSigner();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.source = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.key = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.keyType = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.addedAt = longToNumber(reader.uint64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 48) {
+              break;
+            }
+
+            message.lastUsedAt = longToNumber(reader.uint64());
+            continue;
+          }
+          case 7: {
+            if (tag !== 56) {
+              break;
+            }
+
+            message.ttl = reader.uint32();
+            continue;
+          }
+          case 8: {
+            if (tag !== 64) {
+              break;
+            }
+
+            message.expiresAt = longToNumber(reader.uint64());
+            continue;
+          }
+          case 9: {
+            if (tag === 72) {
+              message.scopes.push(reader.int32());
+
+              continue;
+            }
+
+            if (tag === 74) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.scopes.push(reader.int32());
+              }
+
+              continue;
+            }
+
+            break;
+          }
+          case 10: {
+            if (tag !== 80) {
+              break;
+            }
+
+            message.requestFid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 11: {
+            if (tag !== 88) {
+              break;
+            }
+
+            message.nonce = reader.uint32();
+            continue;
+          }
+          case 12: {
+            if (tag !== 98) {
+              break;
+            }
+
+            message.onchainEvent = OnChainEvent.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<Signer>): Signer {
+    return Signer.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<Signer>): Signer {
+    const message = createBaseSigner();
+    message.source = object.source ?? 0;
+    message.key = object.key ?? new Uint8Array(0);
+    message.keyType = object.keyType ?? 0;
+    message.fid = object.fid ?? 0;
+    message.addedAt = object.addedAt ?? undefined;
+    message.lastUsedAt = object.lastUsedAt ?? undefined;
+    message.ttl = object.ttl ?? undefined;
+    message.expiresAt = object.expiresAt ?? undefined;
+    message.scopes = object.scopes?.map((e) => e) || [];
+    message.requestFid = object.requestFid ?? undefined;
+    message.nonce = object.nonce ?? undefined;
+    message.onchainEvent = (object.onchainEvent !== undefined && object.onchainEvent !== null)
+      ? OnChainEvent.fromPartial(object.onchainEvent)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSignerResponse(): SignerResponse {
+  return { signer: undefined };
+}
+
+export const SignerResponse: MessageFns<SignerResponse> = {
+  encode(message: SignerResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.signer !== undefined) {
+      Signer.encode(message.signer, writer.uint32(10).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignerResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignerResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.signer = Signer.decode(reader, reader.uint32());
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignerResponse>): SignerResponse {
+    return SignerResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignerResponse>): SignerResponse {
+    const message = createBaseSignerResponse();
+    message.signer = (object.signer !== undefined && object.signer !== null)
+      ? Signer.fromPartial(object.signer)
+      : undefined;
+    return message;
+  },
+};
+
+function createBaseSignersByFidRequest(): SignersByFidRequest {
+  return { fid: 0, pageSize: undefined, pageToken: undefined, reverse: undefined, requesterFids: [] };
+}
+
+export const SignersByFidRequest: MessageFns<SignersByFidRequest> = {
+  encode(message: SignersByFidRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.pageSize !== undefined) {
+      writer.uint32(16).uint32(message.pageSize);
+    }
+    if (message.pageToken !== undefined) {
+      writer.uint32(26).bytes(message.pageToken);
+    }
+    if (message.reverse !== undefined) {
+      writer.uint32(32).bool(message.reverse);
+    }
+    if (message.requesterFids.length !== 0) {
+      writer.uint32(42).fork();
+      for (const v of message.requesterFids) {
+        writer.uint64(v);
+      }
+      writer.join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignersByFidRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignersByFidRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.pageSize = reader.uint32();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.pageToken = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.reverse = reader.bool();
+            continue;
+          }
+          case 5: {
+            if (tag === 40) {
+              message.requesterFids.push(longToNumber(reader.uint64()));
+
+              continue;
+            }
+
+            if (tag === 42) {
+              const end2 = reader.uint32() + reader.pos;
+              while (reader.pos < end2) {
+                message.requesterFids.push(longToNumber(reader.uint64()));
+              }
+
+              continue;
+            }
+
+            break;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignersByFidRequest>): SignersByFidRequest {
+    return SignersByFidRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignersByFidRequest>): SignersByFidRequest {
+    const message = createBaseSignersByFidRequest();
+    message.fid = object.fid ?? 0;
+    message.pageSize = object.pageSize ?? undefined;
+    message.pageToken = object.pageToken ?? undefined;
+    message.reverse = object.reverse ?? undefined;
+    message.requesterFids = object.requesterFids?.map((e) => e) || [];
+    return message;
+  },
+};
+
+function createBaseSignersByFidResponse(): SignersByFidResponse {
+  return {
+    signers: [],
+    nextPageToken: undefined,
+    gaslessSignerCount: 0,
+    gaslessSignerLimit: 0,
+    currentUserNonce: 0,
+    requesterFidNonces: {},
+  };
+}
+
+export const SignersByFidResponse: MessageFns<SignersByFidResponse> = {
+  encode(message: SignersByFidResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.signers) {
+      Signer.encode(v!, writer.uint32(10).fork()).join();
+    }
+    if (message.nextPageToken !== undefined) {
+      writer.uint32(18).bytes(message.nextPageToken);
+    }
+    if (message.gaslessSignerCount !== 0) {
+      writer.uint32(24).uint32(message.gaslessSignerCount);
+    }
+    if (message.gaslessSignerLimit !== 0) {
+      writer.uint32(32).uint32(message.gaslessSignerLimit);
+    }
+    if (message.currentUserNonce !== 0) {
+      writer.uint32(40).uint32(message.currentUserNonce);
+    }
+    globalThis.Object.entries(message.requesterFidNonces).forEach(([key, value]: [string, number]) => {
+      SignersByFidResponse_RequesterFidNoncesEntry.encode({ key: key as any, value }, writer.uint32(50).fork()).join();
+    });
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignersByFidResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignersByFidResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.signers.push(Signer.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.nextPageToken = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.gaslessSignerCount = reader.uint32();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.gaslessSignerLimit = reader.uint32();
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.currentUserNonce = reader.uint32();
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            const entry6 = SignersByFidResponse_RequesterFidNoncesEntry.decode(reader, reader.uint32());
+            if (entry6.value !== undefined) {
+              message.requesterFidNonces[entry6.key] = entry6.value;
+            }
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<SignersByFidResponse>): SignersByFidResponse {
+    return SignersByFidResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<SignersByFidResponse>): SignersByFidResponse {
+    const message = createBaseSignersByFidResponse();
+    message.signers = object.signers?.map((e) => Signer.fromPartial(e)) || [];
+    message.nextPageToken = object.nextPageToken ?? undefined;
+    message.gaslessSignerCount = object.gaslessSignerCount ?? 0;
+    message.gaslessSignerLimit = object.gaslessSignerLimit ?? 0;
+    message.currentUserNonce = object.currentUserNonce ?? 0;
+    message.requesterFidNonces = (globalThis.Object.entries(object.requesterFidNonces ?? {}) as [string, number][])
+      .reduce((acc: { [key: number]: number }, [key, value]: [string, number]) => {
+        if (value !== undefined) {
+          acc[globalThis.Number(key)] = globalThis.Number(value);
+        }
+        return acc;
+      }, {});
+    return message;
+  },
+};
+
+function createBaseSignersByFidResponse_RequesterFidNoncesEntry(): SignersByFidResponse_RequesterFidNoncesEntry {
+  return { key: 0, value: 0 };
+}
+
+export const SignersByFidResponse_RequesterFidNoncesEntry: MessageFns<SignersByFidResponse_RequesterFidNoncesEntry> = {
+  encode(
+    message: SignersByFidResponse_RequesterFidNoncesEntry,
+    writer: BinaryWriter = new BinaryWriter(),
+  ): BinaryWriter {
+    if (message.key !== 0) {
+      writer.uint32(8).uint64(message.key);
+    }
+    if (message.value !== 0) {
+      writer.uint32(16).uint32(message.value);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): SignersByFidResponse_RequesterFidNoncesEntry {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseSignersByFidResponse_RequesterFidNoncesEntry();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.key = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.value = reader.uint32();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(
+    base?: DeepPartial<SignersByFidResponse_RequesterFidNoncesEntry>,
+  ): SignersByFidResponse_RequesterFidNoncesEntry {
+    return SignersByFidResponse_RequesterFidNoncesEntry.fromPartial(base ?? {});
+  },
+  fromPartial(
+    object: DeepPartial<SignersByFidResponse_RequesterFidNoncesEntry>,
+  ): SignersByFidResponse_RequesterFidNoncesEntry {
+    const message = createBaseSignersByFidResponse_RequesterFidNoncesEntry();
+    message.key = object.key ?? 0;
+    message.value = object.value ?? 0;
+    return message;
+  },
+};
+
+function createBaseFidAddressTypeRequest(): FidAddressTypeRequest {
+  return { fid: 0, address: new Uint8Array(0) };
+}
+
+export const FidAddressTypeRequest: MessageFns<FidAddressTypeRequest> = {
+  encode(message: FidAddressTypeRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.fid !== 0) {
+      writer.uint32(8).uint64(message.fid);
+    }
+    if (message.address.length !== 0) {
+      writer.uint32(18).bytes(message.address);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FidAddressTypeRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFidAddressTypeRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.fid = longToNumber(reader.uint64());
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.address = reader.bytes();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FidAddressTypeRequest>): FidAddressTypeRequest {
+    return FidAddressTypeRequest.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FidAddressTypeRequest>): FidAddressTypeRequest {
+    const message = createBaseFidAddressTypeRequest();
+    message.fid = object.fid ?? 0;
+    message.address = object.address ?? new Uint8Array(0);
+    return message;
+  },
+};
+
+function createBaseFidAddressTypeResponse(): FidAddressTypeResponse {
+  return { isCustody: false, isAuth: false, isVerified: false };
+}
+
+export const FidAddressTypeResponse: MessageFns<FidAddressTypeResponse> = {
+  encode(message: FidAddressTypeResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.isCustody !== false) {
+      writer.uint32(8).bool(message.isCustody);
+    }
+    if (message.isAuth !== false) {
+      writer.uint32(16).bool(message.isAuth);
+    }
+    if (message.isVerified !== false) {
+      writer.uint32(24).bool(message.isVerified);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): FidAddressTypeResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseFidAddressTypeResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.isCustody = reader.bool();
+            continue;
+          }
+          case 2: {
+            if (tag !== 16) {
+              break;
+            }
+
+            message.isAuth = reader.bool();
+            continue;
+          }
+          case 3: {
+            if (tag !== 24) {
+              break;
+            }
+
+            message.isVerified = reader.bool();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<FidAddressTypeResponse>): FidAddressTypeResponse {
+    return FidAddressTypeResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<FidAddressTypeResponse>): FidAddressTypeResponse {
+    const message = createBaseFidAddressTypeResponse();
+    message.isCustody = object.isCustody ?? false;
+    message.isAuth = object.isAuth ?? false;
+    message.isVerified = object.isVerified ?? false;
+    return message;
+  },
+};
+
+function createBaseContactInfoBody(): ContactInfoBody {
+  return {
+    gossipAddress: "",
+    peerId: new Uint8Array(0),
+    snapchainVersion: "",
+    network: 0,
+    timestamp: 0,
+    announceRpcAddress: "",
+  };
+}
+
+export const ContactInfoBody: MessageFns<ContactInfoBody> = {
+  encode(message: ContactInfoBody, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.gossipAddress !== "") {
+      writer.uint32(10).string(message.gossipAddress);
+    }
+    if (message.peerId.length !== 0) {
+      writer.uint32(18).bytes(message.peerId);
+    }
+    if (message.snapchainVersion !== "") {
+      writer.uint32(26).string(message.snapchainVersion);
+    }
+    if (message.network !== 0) {
+      writer.uint32(32).int32(message.network);
+    }
+    if (message.timestamp !== 0) {
+      writer.uint32(40).uint64(message.timestamp);
+    }
+    if (message.announceRpcAddress !== "") {
+      writer.uint32(50).string(message.announceRpcAddress);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ContactInfoBody {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseContactInfoBody();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.gossipAddress = reader.string();
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.peerId = reader.bytes();
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.snapchainVersion = reader.string();
+            continue;
+          }
+          case 4: {
+            if (tag !== 32) {
+              break;
+            }
+
+            message.network = reader.int32() as any;
+            continue;
+          }
+          case 5: {
+            if (tag !== 40) {
+              break;
+            }
+
+            message.timestamp = longToNumber(reader.uint64());
+            continue;
+          }
+          case 6: {
+            if (tag !== 50) {
+              break;
+            }
+
+            message.announceRpcAddress = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ContactInfoBody>): ContactInfoBody {
+    return ContactInfoBody.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ContactInfoBody>): ContactInfoBody {
+    const message = createBaseContactInfoBody();
+    message.gossipAddress = object.gossipAddress ?? "";
+    message.peerId = object.peerId ?? new Uint8Array(0);
+    message.snapchainVersion = object.snapchainVersion ?? "";
+    message.network = object.network ?? 0;
+    message.timestamp = object.timestamp ?? 0;
+    message.announceRpcAddress = object.announceRpcAddress ?? "";
+    return message;
+  },
+};
+
+function createBaseGetConnectedPeersRequest(): GetConnectedPeersRequest {
+  return {};
+}
+
+export const GetConnectedPeersRequest: MessageFns<GetConnectedPeersRequest> = {
+  encode(_: GetConnectedPeersRequest, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConnectedPeersRequest {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConnectedPeersRequest();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetConnectedPeersRequest>): GetConnectedPeersRequest {
+    return GetConnectedPeersRequest.fromPartial(base ?? {});
+  },
+  fromPartial(_: DeepPartial<GetConnectedPeersRequest>): GetConnectedPeersRequest {
+    const message = createBaseGetConnectedPeersRequest();
+    return message;
+  },
+};
+
+function createBaseConnectedPeer(): ConnectedPeer {
+  return { source: 0, contactInfo: undefined, peerId: new Uint8Array(0), observedAddress: "" };
+}
+
+export const ConnectedPeer: MessageFns<ConnectedPeer> = {
+  encode(message: ConnectedPeer, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    if (message.source !== 0) {
+      writer.uint32(8).int32(message.source);
+    }
+    if (message.contactInfo !== undefined) {
+      ContactInfoBody.encode(message.contactInfo, writer.uint32(18).fork()).join();
+    }
+    if (message.peerId.length !== 0) {
+      writer.uint32(26).bytes(message.peerId);
+    }
+    if (message.observedAddress !== "") {
+      writer.uint32(34).string(message.observedAddress);
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): ConnectedPeer {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseConnectedPeer();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 8) {
+              break;
+            }
+
+            message.source = reader.int32() as any;
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.contactInfo = ContactInfoBody.decode(reader, reader.uint32());
+            continue;
+          }
+          case 3: {
+            if (tag !== 26) {
+              break;
+            }
+
+            message.peerId = reader.bytes();
+            continue;
+          }
+          case 4: {
+            if (tag !== 34) {
+              break;
+            }
+
+            message.observedAddress = reader.string();
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<ConnectedPeer>): ConnectedPeer {
+    return ConnectedPeer.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<ConnectedPeer>): ConnectedPeer {
+    const message = createBaseConnectedPeer();
+    message.source = object.source ?? 0;
+    message.contactInfo = (object.contactInfo !== undefined && object.contactInfo !== null)
+      ? ContactInfoBody.fromPartial(object.contactInfo)
+      : undefined;
+    message.peerId = object.peerId ?? new Uint8Array(0);
+    message.observedAddress = object.observedAddress ?? "";
+    return message;
+  },
+};
+
+function createBaseGetConnectedPeersResponse(): GetConnectedPeersResponse {
+  return { contacts: [], peers: [] };
+}
+
+export const GetConnectedPeersResponse: MessageFns<GetConnectedPeersResponse> = {
+  encode(message: GetConnectedPeersResponse, writer: BinaryWriter = new BinaryWriter()): BinaryWriter {
+    for (const v of message.contacts) {
+      ContactInfoBody.encode(v!, writer.uint32(10).fork()).join();
+    }
+    for (const v of message.peers) {
+      ConnectedPeer.encode(v!, writer.uint32(18).fork()).join();
+    }
+    return writer;
+  },
+
+  decode(input: BinaryReader | Uint8Array, length?: number): GetConnectedPeersResponse {
+    const reader = input instanceof BinaryReader ? input : new BinaryReader(input);
+    const previousRecursionDepth = (reader as any).__tsProtoDecodeDepth ?? 0;
+    if (previousRecursionDepth >= 100) {
+      throw new globalThis.Error("protobuf decode recursion limit exceeded");
+    }
+    (reader as any).__tsProtoDecodeDepth = previousRecursionDepth + 1;
+    try {
+      const end = length === undefined ? reader.len : reader.pos + length;
+      const message = createBaseGetConnectedPeersResponse();
+      while (reader.pos < end) {
+        const tag = reader.uint32();
+        switch (tag >>> 3) {
+          case 1: {
+            if (tag !== 10) {
+              break;
+            }
+
+            message.contacts.push(ContactInfoBody.decode(reader, reader.uint32()));
+            continue;
+          }
+          case 2: {
+            if (tag !== 18) {
+              break;
+            }
+
+            message.peers.push(ConnectedPeer.decode(reader, reader.uint32()));
+            continue;
+          }
+        }
+        if ((tag & 7) === 4 || tag === 0) {
+          break;
+        }
+        reader.skip(tag & 7);
+      }
+      return message;
+    } finally {
+      (reader as any).__tsProtoDecodeDepth = previousRecursionDepth;
+    }
+  },
+
+  create(base?: DeepPartial<GetConnectedPeersResponse>): GetConnectedPeersResponse {
+    return GetConnectedPeersResponse.fromPartial(base ?? {});
+  },
+  fromPartial(object: DeepPartial<GetConnectedPeersResponse>): GetConnectedPeersResponse {
+    const message = createBaseGetConnectedPeersResponse();
+    message.contacts = object.contacts?.map((e) => ContactInfoBody.fromPartial(e)) || [];
+    message.peers = object.peers?.map((e) => ConnectedPeer.fromPartial(e)) || [];
     return message;
   },
 };

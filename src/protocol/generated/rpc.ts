@@ -26,10 +26,14 @@ import {
   EventRequest,
   EventsRequest,
   EventsResponse,
+  FidAddressTypeRequest,
+  FidAddressTypeResponse,
   FidRequest,
   FidsRequest,
   FidsResponse,
   FidTimestampRequest,
+  GetConnectedPeersRequest,
+  GetConnectedPeersResponse,
   GetInfoRequest,
   GetInfoResponse,
   IdRegistryEventByAddressRequest,
@@ -43,6 +47,9 @@ import {
   ReactionsByFidRequest,
   ReactionsByTargetRequest,
   SignerRequest,
+  SignerResponse,
+  SignersByFidRequest,
+  SignersByFidResponse,
   StorageLimitsResponse,
   SubmitBulkMessagesRequest,
   SubmitBulkMessagesResponse,
@@ -61,8 +68,8 @@ export const protobufFileName = "rpc.proto";
 
 /**
  * The reference node's gRPC service, as castnet serves it. Method names and types are the
- * reference's, so its clients call these unchanged. The reference's block, shard-chunk, peer,
- * trie and unified-signer methods are not declared here; castnet answers them UNIMPLEMENTED
+ * reference's, so its clients call these unchanged. The reference's block, shard-chunk and trie
+ * methods are not declared here; castnet answers them UNIMPLEMENTED
  * (src/hub/api/grpc/unimplemented.ts).
  */
 export type HubServiceService = typeof HubServiceService;
@@ -114,6 +121,17 @@ export const HubServiceService = {
     requestDeserialize: (value: Buffer): FidsRequest => FidsRequest.decode(value),
     responseSerialize: (value: FidsResponse): Buffer => Buffer.from(FidsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): FidsResponse => FidsResponse.decode(value),
+  },
+  getConnectedPeers: {
+    path: "/HubService/GetConnectedPeers" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: GetConnectedPeersRequest): Buffer =>
+      Buffer.from(GetConnectedPeersRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): GetConnectedPeersRequest => GetConnectedPeersRequest.decode(value),
+    responseSerialize: (value: GetConnectedPeersResponse): Buffer =>
+      Buffer.from(GetConnectedPeersResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): GetConnectedPeersResponse => GetConnectedPeersResponse.decode(value),
   },
   /** Hub events. */
   subscribe: {
@@ -298,6 +316,26 @@ export const HubServiceService = {
       Buffer.from(OnChainEventResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): OnChainEventResponse => OnChainEventResponse.decode(value),
   },
+  /** Keys added on chain and by KEY_ADD messages alike. */
+  getSigner: {
+    path: "/HubService/GetSigner" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SignerRequest): Buffer => Buffer.from(SignerRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SignerRequest => SignerRequest.decode(value),
+    responseSerialize: (value: SignerResponse): Buffer => Buffer.from(SignerResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignerResponse => SignerResponse.decode(value),
+  },
+  getSignersByFid: {
+    path: "/HubService/GetSignersByFid" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: SignersByFidRequest): Buffer => Buffer.from(SignersByFidRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): SignersByFidRequest => SignersByFidRequest.decode(value),
+    responseSerialize: (value: SignersByFidResponse): Buffer =>
+      Buffer.from(SignersByFidResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): SignersByFidResponse => SignersByFidResponse.decode(value),
+  },
   getOnChainEvents: {
     path: "/HubService/GetOnChainEvents" as const,
     requestStream: false as const,
@@ -337,6 +375,17 @@ export const HubServiceService = {
     responseSerialize: (value: StorageLimitsResponse): Buffer =>
       Buffer.from(StorageLimitsResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): StorageLimitsResponse => StorageLimitsResponse.decode(value),
+  },
+  getFidAddressType: {
+    path: "/HubService/GetFidAddressType" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FidAddressTypeRequest): Buffer =>
+      Buffer.from(FidAddressTypeRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FidAddressTypeRequest => FidAddressTypeRequest.decode(value),
+    responseSerialize: (value: FidAddressTypeResponse): Buffer =>
+      Buffer.from(FidAddressTypeResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): FidAddressTypeResponse => FidAddressTypeResponse.decode(value),
   },
   /** Links. */
   getLink: {
@@ -421,6 +470,15 @@ export const HubServiceService = {
     responseSerialize: (value: MessagesResponse): Buffer => Buffer.from(MessagesResponse.encode(value).finish()),
     responseDeserialize: (value: Buffer): MessagesResponse => MessagesResponse.decode(value),
   },
+  getAllLendStorageMessagesByFid: {
+    path: "/HubService/GetAllLendStorageMessagesByFid" as const,
+    requestStream: false as const,
+    responseStream: false as const,
+    requestSerialize: (value: FidTimestampRequest): Buffer => Buffer.from(FidTimestampRequest.encode(value).finish()),
+    requestDeserialize: (value: Buffer): FidTimestampRequest => FidTimestampRequest.decode(value),
+    responseSerialize: (value: MessagesResponse): Buffer => Buffer.from(MessagesResponse.encode(value).finish()),
+    responseDeserialize: (value: Buffer): MessagesResponse => MessagesResponse.decode(value),
+  },
 } as const;
 
 export interface HubServiceServer extends UntypedServiceImplementation {
@@ -430,6 +488,7 @@ export interface HubServiceServer extends UntypedServiceImplementation {
   validateMessage: handleUnaryCall<Message, ValidationResponse>;
   getInfo: handleUnaryCall<GetInfoRequest, GetInfoResponse>;
   getFids: handleUnaryCall<FidsRequest, FidsResponse>;
+  getConnectedPeers: handleUnaryCall<GetConnectedPeersRequest, GetConnectedPeersResponse>;
   /** Hub events. */
   subscribe: handleServerStreamingCall<SubscribeRequest, HubEvent>;
   getEvent: handleUnaryCall<EventRequest, HubEvent>;
@@ -456,10 +515,14 @@ export interface HubServiceServer extends UntypedServiceImplementation {
   /** On-chain events. */
   getOnChainSigner: handleUnaryCall<SignerRequest, OnChainEvent>;
   getOnChainSignersByFid: handleUnaryCall<FidRequest, OnChainEventResponse>;
+  /** Keys added on chain and by KEY_ADD messages alike. */
+  getSigner: handleUnaryCall<SignerRequest, SignerResponse>;
+  getSignersByFid: handleUnaryCall<SignersByFidRequest, SignersByFidResponse>;
   getOnChainEvents: handleUnaryCall<OnChainEventRequest, OnChainEventResponse>;
   getIdRegistryOnChainEvent: handleUnaryCall<FidRequest, OnChainEvent>;
   getIdRegistryOnChainEventByAddress: handleUnaryCall<IdRegistryEventByAddressRequest, OnChainEvent>;
   getCurrentStorageLimitsByFid: handleUnaryCall<FidRequest, StorageLimitsResponse>;
+  getFidAddressType: handleUnaryCall<FidAddressTypeRequest, FidAddressTypeResponse>;
   /** Links. */
   getLink: handleUnaryCall<LinkRequest, Message>;
   getLinksByFid: handleUnaryCall<LinksByFidRequest, MessagesResponse>;
@@ -471,6 +534,7 @@ export interface HubServiceServer extends UntypedServiceImplementation {
   getAllVerificationMessagesByFid: handleUnaryCall<FidTimestampRequest, MessagesResponse>;
   getAllUserDataMessagesByFid: handleUnaryCall<FidTimestampRequest, MessagesResponse>;
   getAllLinkMessagesByFid: handleUnaryCall<FidTimestampRequest, MessagesResponse>;
+  getAllLendStorageMessagesByFid: handleUnaryCall<FidTimestampRequest, MessagesResponse>;
 }
 
 export interface HubServiceClient extends Client {
@@ -546,6 +610,21 @@ export interface HubServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: FidsResponse) => void,
+  ): ClientUnaryCall;
+  getConnectedPeers(
+    request: GetConnectedPeersRequest,
+    callback: (error: ServiceError | null, response: GetConnectedPeersResponse) => void,
+  ): ClientUnaryCall;
+  getConnectedPeers(
+    request: GetConnectedPeersRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: GetConnectedPeersResponse) => void,
+  ): ClientUnaryCall;
+  getConnectedPeers(
+    request: GetConnectedPeersRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: GetConnectedPeersResponse) => void,
   ): ClientUnaryCall;
   /** Hub events. */
   subscribe(request: SubscribeRequest, options?: Partial<CallOptions>): ClientReadableStream<HubEvent>;
@@ -824,6 +903,37 @@ export interface HubServiceClient extends Client {
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: OnChainEventResponse) => void,
   ): ClientUnaryCall;
+  /** Keys added on chain and by KEY_ADD messages alike. */
+  getSigner(
+    request: SignerRequest,
+    callback: (error: ServiceError | null, response: SignerResponse) => void,
+  ): ClientUnaryCall;
+  getSigner(
+    request: SignerRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignerResponse) => void,
+  ): ClientUnaryCall;
+  getSigner(
+    request: SignerRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignerResponse) => void,
+  ): ClientUnaryCall;
+  getSignersByFid(
+    request: SignersByFidRequest,
+    callback: (error: ServiceError | null, response: SignersByFidResponse) => void,
+  ): ClientUnaryCall;
+  getSignersByFid(
+    request: SignersByFidRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: SignersByFidResponse) => void,
+  ): ClientUnaryCall;
+  getSignersByFid(
+    request: SignersByFidRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: SignersByFidResponse) => void,
+  ): ClientUnaryCall;
   getOnChainEvents(
     request: OnChainEventRequest,
     callback: (error: ServiceError | null, response: OnChainEventResponse) => void,
@@ -883,6 +993,21 @@ export interface HubServiceClient extends Client {
     metadata: Metadata,
     options: Partial<CallOptions>,
     callback: (error: ServiceError | null, response: StorageLimitsResponse) => void,
+  ): ClientUnaryCall;
+  getFidAddressType(
+    request: FidAddressTypeRequest,
+    callback: (error: ServiceError | null, response: FidAddressTypeResponse) => void,
+  ): ClientUnaryCall;
+  getFidAddressType(
+    request: FidAddressTypeRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: FidAddressTypeResponse) => void,
+  ): ClientUnaryCall;
+  getFidAddressType(
+    request: FidAddressTypeRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: FidAddressTypeResponse) => void,
   ): ClientUnaryCall;
   /** Links. */
   getLink(request: LinkRequest, callback: (error: ServiceError | null, response: Message) => void): ClientUnaryCall;
@@ -1013,6 +1138,21 @@ export interface HubServiceClient extends Client {
     callback: (error: ServiceError | null, response: MessagesResponse) => void,
   ): ClientUnaryCall;
   getAllLinkMessagesByFid(
+    request: FidTimestampRequest,
+    metadata: Metadata,
+    options: Partial<CallOptions>,
+    callback: (error: ServiceError | null, response: MessagesResponse) => void,
+  ): ClientUnaryCall;
+  getAllLendStorageMessagesByFid(
+    request: FidTimestampRequest,
+    callback: (error: ServiceError | null, response: MessagesResponse) => void,
+  ): ClientUnaryCall;
+  getAllLendStorageMessagesByFid(
+    request: FidTimestampRequest,
+    metadata: Metadata,
+    callback: (error: ServiceError | null, response: MessagesResponse) => void,
+  ): ClientUnaryCall;
+  getAllLendStorageMessagesByFid(
     request: FidTimestampRequest,
     metadata: Metadata,
     options: Partial<CallOptions>,

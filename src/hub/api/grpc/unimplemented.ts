@@ -5,18 +5,13 @@
  */
 import { Metadata, type ServiceDefinition, status, type UntypedServiceImplementation } from "@grpc/grpc-js";
 
-const PEER_TO_PEER = "castnet is a single local node: it has no blocks, shards, sync trie or peers";
+const PEER_TO_PEER = "castnet is a single local node: it has no blocks, shard chunks or sync trie";
 
 /** Method name → [server streaming, why it is not served]. */
 const METHODS: Record<string, [boolean, string]> = {
   GetBlocks: [true, PEER_TO_PEER],
   GetShardChunks: [false, PEER_TO_PEER],
-  GetConnectedPeers: [false, PEER_TO_PEER],
   GetTrieMetadataByPrefix: [false, PEER_TO_PEER],
-  GetSigner: [false, "castnet serves on-chain signers only; use GetOnChainSigner"],
-  GetSignersByFid: [false, "castnet serves on-chain signers only; use GetOnChainSignersByFid"],
-  GetFidAddressType: [false, "castnet does not serve GetFidAddressType"],
-  GetAllLendStorageMessagesByFid: [false, "castnet has no storage lending"],
 };
 
 const raw = (value: Buffer): Buffer => value;
