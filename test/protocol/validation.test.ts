@@ -313,15 +313,3 @@ test("refuses contract verifications", async () => {
   assert.ok(!refused.ok && refused.error.errCode === "bad_request.validation_failure");
   assert.match(refused.ok ? "" : refused.error.message, /contract verifications are not supported/);
 });
-
-test("refuses a lend-storage message as an invalid message type", async () => {
-  const lend = MessageData.fromPartial({
-    type: 15,
-    fid: 1,
-    timestamp: 100,
-    network: 1,
-    lendStorageBody: { toFid: 2, numUnits: 1, unitType: 1 },
-  });
-  const lendVerdict = await validateMessage(signMessageData(lend, signerKey.privateKey));
-  assert.equal(lendVerdict.ok ? "" : lendVerdict.error.message, "invalid message type");
-});

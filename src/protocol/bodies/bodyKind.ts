@@ -18,10 +18,13 @@ export interface BodyKind<F extends BodyField = BodyField, Json = unknown> {
   readonly field: F;
   /** Its field number in message.proto's MessageData. */
   readonly fieldNumber: number;
-  /** The message types this hub accepts with it: none for those the reference hub refused. */
+  /** The message types this hub accepts with it: none for those it refuses as `invalid message type`. */
   readonly types: readonly MessageType[];
-  /** Its stateless checks, after the common ones; absent when none run synchronously. */
-  validate?(body: Body<F>, data: MessageData): HubError | undefined;
+  /**
+   * Its stateless checks, after the common ones; absent when none run synchronously. `nowMs` is the
+   * checking hub's clock, for the bodies whose rules bound their timestamp.
+   */
+  validate?(body: Body<F>, data: MessageData, nowMs: number): HubError | undefined;
   /** Its JSON object, in the reference hub's key order and byte encodings. */
   render(body: Body<F>, profile: NamingProfile): Json;
   /** The same JSON as text, for the bodies on the hub's hot read paths; others are stringified. */

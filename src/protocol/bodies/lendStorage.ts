@@ -1,5 +1,6 @@
-import { LendStorageBody } from "../generated/message.js";
+import { LendStorageBody, MessageType } from "../generated/message.js";
 import { STORAGE_UNIT_TYPE_NAMES, enumName } from "../json/enums.js";
+import { validateLendStorageBody } from "../validation/lendStorage.js";
 import type { BodyKind } from "./bodyKind.js";
 
 export interface LendStorageBodyJson {
@@ -8,11 +9,12 @@ export interface LendStorageBodyJson {
   unitType: string | number;
 }
 
-/** Refused (`invalid message type`) as the reference hub refused it: lending needs state kept nowhere here. */
+/** A storage loan from the message's fid to `toFid` (docs/reference/storage-lending.md). */
 export const lendStorage = {
   field: "lendStorageBody",
   fieldNumber: 18,
-  types: [],
+  types: [MessageType.LEND_STORAGE],
+  validate: validateLendStorageBody,
   render: (body) => ({
     toFid: body.toFid,
     numUnits: body.numUnits,

@@ -10,8 +10,8 @@ const MAX_FUTURE_SECONDS = 600;
 
 /**
  * The body each accepted message type carries. Other types (NONE aside) are `invalid message type`:
- * the reference hub refused the newer ones (storage lending, gasless keys, channels) as they need
- * state and rules this hub does not implement.
+ * the reference hub refused the newer ones (gasless keys, channels) as they need state and rules
+ * this hub does not implement.
  */
 const BODY_BY_TYPE: (BodyKind | undefined)[] = [];
 for (const kind of BODIES) for (const type of kind.types) BODY_BY_TYPE[type] = kind;
@@ -32,5 +32,5 @@ export function validateMessageData(data: MessageData, nowMs: number): HubError 
   const only = onlyBody(data);
   if (only < 0) return invalid("only one body can be set");
   if (kind === undefined || BODIES[only] !== kind) return invalidParam("bodyType is invalid");
-  return kind.validate?.(data[kind.field]!, data);
+  return kind.validate?.(data[kind.field]!, data, nowMs);
 }
