@@ -8,6 +8,7 @@ import { pruneEvents } from "./data/events.js";
 import { STORE_TYPES, type StoreType } from "./data/keys.js";
 import { loadStorages } from "./merge/limits.js";
 import { pruneStore } from "./merge/stores/crdt.js";
+import { specOf } from "./merge/stores/index.js";
 import { fidLock } from "./merge/locks.js";
 
 const FIDS_PER_SCAN = 500;
@@ -41,7 +42,10 @@ export async function pruneExpiredStorage(core: HubCore): Promise<number> {
       .where("fid", "in", fids)
       .execute();
     const over = new Set(
-      counts.filter((c) => c.count > storages.get(c.fid)!.limit(c.store as StoreType)).map((c) => c.fid),
+      counts
+        .filter((c) => !specOf(c.store as StoreType).standing)
+        .filter((c) => c.count > storages.get(c.fid)!.limit(c.store as StoreType))
+        .map((c) => c.fid),
     );
     for (const fid of over) {
       pruned += await runMerge(core, [fidLock(fid)], async (ctx) => {

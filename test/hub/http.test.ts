@@ -514,8 +514,20 @@ for (const engine of await testEngines()) {
       const limits = (await get(stack, `/v1/storageLimitsByFid?fid=${alice.fid}`)).body;
       assert.equal(limits.units, 1);
       assert.deepEqual(limits.unitDetails, [
-        { unitType: "UNIT_TYPE_LEGACY", unitSize: 0 },
-        { unitType: "UNIT_TYPE_2024", unitSize: 1 },
+        {
+          unitType: "UNIT_TYPE_LEGACY",
+          unitSize: 0,
+          purchasedUnitSize: 0,
+          lentUnitSize: 0,
+          borrowedUnitSize: 0,
+        },
+        {
+          unitType: "UNIT_TYPE_2024",
+          unitSize: 1,
+          purchasedUnitSize: 1,
+          lentUnitSize: 0,
+          borrowedUnitSize: 0,
+        },
       ]);
       assert.deepEqual(
         limits.limits.map((l: Json) => [l.storeType, l.name, l.limit]),
@@ -526,6 +538,7 @@ for (const engine of await testEngines()) {
           ["STORE_TYPE_USER_DATA", "USER_DATA", 50],
           ["STORE_TYPE_VERIFICATIONS", "VERIFICATIONS", 25],
           ["STORE_TYPE_USERNAME_PROOFS", "USERNAME_PROOFS", 5],
+          ["STORE_TYPE_STORAGE_LENDS", "STORAGE_LENDS", 1],
         ],
       );
     });

@@ -47,7 +47,7 @@ test("castnet signs a loan into the very bytes makeLendStorage makes", async () 
       Buffer.from(ref.Message.encode(theirs).finish()).toString("hex"),
     );
     const { message } = decodeMessage(ours);
-    assert.deepEqual(renderMessage(message, NEUTRAL).data.lendStorageBody, {
+    assert.deepEqual(renderMessage(message, NEUTRAL).data!.lendStorageBody, {
       toFid: body.toFid,
       numUnits: body.numUnits,
       unitType: ["UNIT_TYPE_LEGACY", "UNIT_TYPE_2024", "UNIT_TYPE_2025"][body.unitType],
@@ -88,7 +88,9 @@ test("judges a loan's body with the successor node's rules and sentences", async
     // The reference library agrees, except that it lets any unit type through. It reads the real
     // clock, which may have ticked on since `now`: the 600 s edge is ours alone.
     if (label === "dated 600 s ago") continue;
-    const theirs = await ref.validations.validateMessage(unwrap(await ref.makeMessage(data, refSigner)));
+    const theirs = await ref.validations.validateMessage(
+      unwrap(await ref.makeMessage(ref.MessageData.fromPartial(data as object), refSigner)),
+    );
     const libraryExpects = expected === "invalid storage unit type" ? undefined : expected;
     assert.equal(theirs.isOk() ? undefined : theirs._unsafeUnwrapErr().message, libraryExpects, label);
   }

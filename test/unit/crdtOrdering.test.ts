@@ -84,12 +84,8 @@ describe("each store's rules", () => {
     assert.deepEqual(names(MessageType.VERIFICATION_ADD_ETH_ADDRESS), [5, "lastWriteWins"]);
     assert.deepEqual(names(MessageType.VERIFICATION_REMOVE), [5, "lastWriteWins"]);
     assert.deepEqual(names(MessageType.USERNAME_PROOF), [6, "newerHash"]);
-    for (const never of [
-      MessageType.FRAME_ACTION,
-      MessageType.LEND_STORAGE,
-      MessageType.KEY_ADD,
-      MessageType.NONE,
-    ])
+    assert.deepEqual(names(MessageType.LEND_STORAGE), [7, "lastWriteWins"]);
+    for (const never of [MessageType.FRAME_ACTION, MessageType.KEY_ADD, MessageType.NONE])
       assert.equal(storeFor(never), undefined, MessageType[never]);
   });
 
@@ -149,6 +145,23 @@ describe("each store's rules", () => {
       );
     assert.deepEqual(userData(3, "a bio"), hash(3));
     assert.deepEqual(userData(3, "another bio"), userData(3, "a bio"));
+  });
+
+  it("keys a loan by its borrower alone: a later loan of another unit type replaces it", () => {
+    const lend = (toFid: number, unitType: number, numUnits: number) =>
+      MessageData.fromPartial({
+        type: MessageType.LEND_STORAGE,
+        fid: 5,
+        lendStorageBody: { toFid, numUnits, unitType },
+      });
+    const loans = specOf(7);
+    assert.deepEqual(loans.setKey(lend(258, 1, 3), hash()), fidKey(258));
+    assert.deepEqual(loans.setKey(lend(258, 0, 0), hash()), loans.setKey(lend(258, 2, 9), hash()));
+    assert.deepEqual(loans.movesStorage?.(lend(258, 1, 3)), [5, 258]);
+    assert.deepEqual(loans.movesStorage?.(lend(5, 1, 3)), [5]);
+    assert.equal(loans.prunedOnMerge?.(lend(258, 1, 0)), true);
+    assert.equal(loans.prunedOnMerge?.(lend(258, 1, 1)), false);
+    assert.equal(loans.crossFid, undefined);
   });
 
   it("lets only verifications compete across fids, by their address", () => {

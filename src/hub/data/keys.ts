@@ -12,6 +12,7 @@ export const StoreType = {
   USER_DATA: 4,
   VERIFICATIONS: 5,
   USERNAME_PROOFS: 6,
+  STORAGE_LENDS: 7,
 } as const;
 export type StoreType = (typeof StoreType)[keyof typeof StoreType];
 

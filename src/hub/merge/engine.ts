@@ -82,7 +82,9 @@ export class MergeEngine {
     if (statelessError !== undefined) throw statelessError;
     const data = message.data;
     if (storeTypeOf(data.type) !== undefined) {
-      requireStorage(await loadStorage(this.core.database.db, data.fid, this.core.now()));
+      const storage = requireStorage(await loadStorage(this.core.database.db, data.fid, this.core.now()));
+      const refusal = storeFor(data.type)?.storageCheck?.(storage, data, this.core.network);
+      if (refusal !== undefined) throw refusal;
     }
     return accepted;
   }
@@ -196,14 +198,17 @@ export class MergeEngine {
   }
 
   /**
-   * Steps 9 to 11 of docs/reference/protocol-rules.md §3, in that order: storage units, the fid's rate limit,
-   * the merge. Returns the refusal, if any.
+   * Steps 9 to 11 of docs/reference/protocol-rules.md §3, in that order: storage units (and a store's
+   * own rule over them), the fid's rate limit, the merge. Returns the refusal, if any.
    */
   async #mergeWithinRate(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
-    const fid = accepted.message.data.fid;
+    const data = accepted.message.data;
+    const fid = data.fid;
     try {
-      const { total } = requireStorage(await storageOf(ctx, fid));
-      const limited = this.rateLimit.check(fid, total, ctx.nowMs);
+      const storage = requireStorage(await storageOf(ctx, fid));
+      const refusal = storeFor(data.type)?.storageCheck?.(storage, data, this.core.network);
+      if (refusal !== undefined) return refusal;
+      const limited = this.rateLimit.check(fid, storage.total, ctx.nowMs);
       if (limited !== undefined) return limited;
       await mergeMessage(ctx, accepted);
     } catch (error) {
@@ -215,10 +220,15 @@ export class MergeEngine {
   }
 }
 
-/** The locks a merge of this message needs: its fid, and what it may take from another fid. */
+/**
+ * The locks a merge of this message needs: its fid, what it may take from another fid, and the fids
+ * whose storage it moves.
+ */
 function locksOf(data: MessageData): bigint[] {
   const locks = [fidLock(data.fid)];
-  const contested = storeFor(data.type)?.crossFid?.target(data);
+  const spec = storeFor(data.type);
+  const contested = spec?.crossFid?.target(data);
   if (contested !== undefined) locks.push(nameLock(contested));
+  for (const fid of spec?.movesStorage?.(data) ?? []) locks.push(fidLock(fid));
   return locks;
 }

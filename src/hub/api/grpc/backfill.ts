@@ -19,5 +19,7 @@ export function backfillHandlers(ctx: GrpcContext): Handlers {
     getAllVerificationMessagesByFid: all(StoreType.VERIFICATIONS),
     getAllUserDataMessagesByFid: all(StoreType.USER_DATA),
     getAllLinkMessagesByFid: all(StoreType.LINKS),
+    // The loans the fid gives, as the successor node answers it (docs/reference/storage-lending.md §7).
+    getAllLendStorageMessagesByFid: all(StoreType.STORAGE_LENDS),
   };
 }

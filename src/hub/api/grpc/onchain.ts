@@ -38,9 +38,9 @@ function storageLimits(json: StorageLimitsJson): StorageLimitsResponse {
     unitDetails: json.unitDetails.map((detail) => ({
       unitType: StorageUnitType[detail.unitType as keyof typeof StorageUnitType],
       unitSize: detail.unitSize,
-      purchasedUnitSize: detail.unitSize,
-      lentUnitSize: 0,
-      borrowedUnitSize: 0,
+      purchasedUnitSize: detail.purchasedUnitSize,
+      lentUnitSize: detail.lentUnitSize,
+      borrowedUnitSize: detail.borrowedUnitSize,
     })),
     tierSubscriptions: [],
   };

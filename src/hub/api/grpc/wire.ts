@@ -162,6 +162,7 @@ const PAGES: readonly Name[] = [
   "getAllVerificationMessagesByFid",
   "getAllUserDataMessagesByFid",
   "getAllLinkMessagesByFid",
+  "getAllLendStorageMessagesByFid",
 ];
 
 export function hubServiceDefinition(): ServiceDefinition {

@@ -148,7 +148,8 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
     {
       schema: {
         summary: "Storage limits by fid",
-        description: "How many messages of each kind a fid's rented storage holds.",
+        description:
+          "How many messages of each kind a fid's storage holds: what it rents, less what it lends, plus what it borrows.",
         "x-spec": "SPEC C. Hub",
         tags: ["On-chain events"],
         querystring: { type: "object", required: ["fid"], properties: { fid: integer } },
@@ -177,8 +178,17 @@ export const onChainEventRoutes: FastifyPluginAsync<HubRoutesOptions> = async (f
                 type: "array",
                 items: {
                   type: "object",
-                  required: ["unitType", "unitSize"],
-                  properties: { unitType: { type: "string" }, unitSize: { type: "integer" } },
+                  required: ["unitType", "unitSize", "purchasedUnitSize", "lentUnitSize", "borrowedUnitSize"],
+                  properties: {
+                    unitType: { type: "string" },
+                    unitSize: {
+                      type: "integer",
+                      description: "Units the fid uses: rented, less lent, plus borrowed.",
+                    },
+                    purchasedUnitSize: { type: "integer", description: "Units the fid rents, unexpired." },
+                    lentUnitSize: { type: "integer", description: "Units its loans give other fids." },
+                    borrowedUnitSize: { type: "integer", description: "Units other fids' loans give it." },
+                  },
                 },
               },
             },

@@ -1,7 +1,7 @@
 /** The hub's answer about a fid's storage: each store's limit and use, and its units. */
-import type { Kysely } from "kysely";
-import { STORE_NAMES, STORE_TYPES } from "../keys.js";
-import { loadStorage } from "../../merge/limits.js";
+import { type Kysely, sql } from "kysely";
+import { fidKey, STORE_NAMES, STORE_TYPES, StoreType } from "../keys.js";
+import { loadStorage, type UnitType } from "../../merge/limits.js";
 import { earliestMessage } from "../messageReads.js";
 import { storeCounts } from "../statistics.js";
 import type { HubTables } from "../tables.js";
@@ -16,7 +16,29 @@ export interface StorageLimitsJson {
     earliestHash: string;
   }[];
   units: number;
-  unitDetails: { unitType: string; unitSize: number }[];
+  unitDetails: {
+    unitType: string;
+    unitSize: number;
+    purchasedUnitSize: number;
+    lentUnitSize: number;
+    borrowedUnitSize: number;
+  }[];
+}
+
+const UNIT_TYPE_NAMES: [UnitType, string][] = [
+  ["legacy", "UNIT_TYPE_LEGACY"],
+  ["2024", "UNIT_TYPE_2024"],
+];
+
+/** Loans other fids give this one: the successor counts them as used in its loans store too. */
+async function loansReceived(db: Kysely<HubTables>, fid: number): Promise<number> {
+  const row = await db
+    .selectFrom("hub_messages")
+    .select(sql<number | string>`count(*)`.as("n"))
+    .where("store", "=", StoreType.STORAGE_LENDS)
+    .where("target", "=", fidKey(fid))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }
 
 /** The hub's reads of a fid's storage. */
@@ -33,11 +55,12 @@ export class StorageReads {
     const limits = [];
     for (const type of STORE_TYPES) {
       const earliest = await earliestMessage(db, fid, type);
+      const received = type === StoreType.STORAGE_LENDS ? await loansReceived(db, fid) : 0;
       limits.push({
         storeType: `STORE_TYPE_${STORE_NAMES[type]}`,
         name: STORE_NAMES[type],
         limit: storage.limit(type),
-        used: counts.get(type) ?? 0,
+        used: (counts.get(type) ?? 0) + received,
         earliestTimestamp: earliest?.timestamp ?? 0,
         earliestHash: earliest === undefined ? "" : Buffer.from(earliest.hash).toString("base64"),
       });
@@ -45,10 +68,13 @@ export class StorageReads {
     return {
       limits,
       units: storage.total,
-      unitDetails: [
-        { unitType: "UNIT_TYPE_LEGACY", unitSize: storage.units.legacy },
-        { unitType: "UNIT_TYPE_2024", unitSize: storage.units["2024"] },
-      ],
+      unitDetails: UNIT_TYPE_NAMES.map(([type, unitType]) => ({
+        unitType,
+        unitSize: storage.units[type],
+        purchasedUnitSize: storage.purchased[type],
+        lentUnitSize: storage.lent[type],
+        borrowedUnitSize: storage.borrowed[type],
+      })),
     };
   }
 }

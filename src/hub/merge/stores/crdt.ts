@@ -2,14 +2,14 @@
  * The one merge every store shares (docs/reference/protocol-rules.md §4): find what competes for the incoming
  * message's set key, refuse it as a duplicate or a conflict when that ranks higher, otherwise delete
  * the losers and store it, then prune the store down to its limit. What a store adds to that (a rival
- * in another fid, a check against its other contents, its own event type) comes from its spec's
- * hooks. Every check runs before the first write, so a refused message leaves the transaction
- * untouched.
+ * in another fid, a check against its other contents, its own event type, storage moved between
+ * fids, a message that only takes back and is pruned at once) comes from its spec's hooks. Every
+ * check runs before the first write, so a refused message leaves the transaction untouched.
  */
 import type { Message } from "../../../protocol/generated/message.js";
 import { HubError } from "../../../protocol/errors.js";
 import { storageOf, storeCount, type MergeContext } from "../context.js";
-import type { StoreType } from "../../data/keys.js";
+import { STORE_TYPES, type StoreType } from "../../data/keys.js";
 import { bytesEqual } from "../../../protocol/hash.js";
 import { earliestMessage } from "../../data/messageReads.js";
 import {
@@ -22,7 +22,7 @@ import {
   type MergeRow,
 } from "./rows.js";
 import { MESSAGE_EVENTS, type Competitor, type StoreSpec } from "./spec.js";
-import { isSetMember, specOf, storeFor } from "./index.js";
+import { isSetMember, specOf, STORES, storeFor } from "./index.js";
 
 function competitor(row: MergeRow, spec: StoreSpec): Competitor {
   return { timestamp: row.timestamp, tsHash: row.ts_hash, isRemove: row.type === spec.removeType };
@@ -53,15 +53,18 @@ function eventsOf(spec: StoreSpec) {
 
 /**
  * Storage admission (docs/reference/protocol-rules.md §5): the would-be-pruned guard. The engine has checked
- * that the fid has storage units (§3 step 9) before the merge.
+ * that the fid has storage units (§3 step 9) before the merge. Standing stores are never pruned, so
+ * nothing they take would be.
  */
 async function admit(
   ctx: MergeContext,
-  store: StoreType,
+  spec: StoreSpec,
   fid: number,
   tsHash: Uint8Array,
   displaced: MergeRow[],
 ) {
+  if (spec.standing) return;
+  const store = spec.store;
   const limit = (await storageOf(ctx, fid)).limit(store);
   const freed = displaced.filter((row) => row.fid === fid && row.store === store).length;
   if ((await storeCount(ctx, fid, store)) - freed < limit) return;
@@ -99,7 +102,7 @@ export async function mergeMessage(ctx: MergeContext, incoming: Incoming): Promi
     }
   }
   await spec.check?.(ctx, incoming);
-  await admit(ctx, spec.store, data.fid, incoming.tsHash, displaced);
+  await admit(ctx, spec, data.fid, incoming.tsHash, displaced);
 
   const deleted: Message[] = [];
   for (const row of displaced) deleted.push(await deleteMessage(ctx, row, "counted"));
@@ -114,12 +117,28 @@ export async function mergeMessage(ctx: MergeContext, incoming: Incoming): Promi
     "counted",
   );
   ctx.events.push(eventsOf(spec).merged(incoming, deleted));
+  if (spec.prunedOnMerge?.(data)) {
+    const message = await deleteMessage(
+      ctx,
+      (await findBySetKey(ctx, data.fid, spec.store, key))!,
+      "counted",
+    );
+    ctx.events.push(eventsOf(spec).deleted(message, "prune"));
+  }
   await pruneStore(ctx, data.fid, spec.store);
+  for (const fid of spec.movesStorage?.(data) ?? []) await storageMoved(ctx, fid);
+}
+
+/** A fid's storage changed within the merge: its stores are pruned down to their new limits. */
+async function storageMoved(ctx: MergeContext, fid: number): Promise<void> {
+  ctx.storage.delete(fid);
+  for (const store of STORE_TYPES) await pruneStore(ctx, fid, store);
 }
 
 /** Deletes the oldest messages of a store until it fits its limit, one prune event each. */
 export async function pruneStore(ctx: MergeContext, fid: number, store: StoreType): Promise<number> {
   const spec = specOf(store);
+  if (spec.standing) return 0;
   const limit = (await storageOf(ctx, fid)).limit(store);
   const excess = (await storeCount(ctx, fid, store)) - limit;
   if (excess <= 0) return 0;
@@ -138,13 +157,19 @@ export async function pruneStore(ctx: MergeContext, fid: number, store: StoreTyp
   return rows.length;
 }
 
-/** Deletes every message the key signed for the fid (the key was removed on chain), one revoke event each. */
+const STANDING_STORES = STORES.filter((spec) => spec.standing).map((spec) => spec.store);
+
+/**
+ * Deletes every message the key signed for the fid (the key was removed on chain), one revoke event
+ * each; what stands in standing stores stays.
+ */
 export async function revokeSigner(ctx: MergeContext, fid: number, signer: Uint8Array): Promise<number> {
   const rows = await ctx.trx
     .selectFrom("hub_messages")
     .select(MERGE_COLUMNS)
     .where("fid", "=", fid)
     .where("signer", "=", signer)
+    .where("store", "not in", STANDING_STORES)
     .orderBy("store")
     .orderBy("ts_hash")
     .execute();

@@ -5,6 +5,7 @@ import { casts } from "./casts.js";
 import { links } from "./links.js";
 import { reactions } from "./reactions.js";
 import type { StoreSpec } from "./spec.js";
+import { storageLends } from "./storageLends.js";
 import { userData } from "./userData.js";
 import { usernameProofs } from "./usernameProofs.js";
 import { verifications } from "./verifications.js";
@@ -16,6 +17,7 @@ export const STORES: readonly StoreSpec[] = [
   userData,
   verifications,
   usernameProofs,
+  storageLends,
 ];
 
 const BY_TYPE = new Map<number, StoreSpec>();

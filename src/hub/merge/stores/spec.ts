@@ -4,9 +4,16 @@
  * optional rules a few stores add on top. The merge itself (crdt.ts) is the same for all of them
  * and only calls these hooks.
  */
+import type { HubError } from "../../../protocol/errors.js";
 import { HubEventType } from "../../../protocol/generated/hub_event.js";
-import type { Message, MessageData, MessageType } from "../../../protocol/generated/message.js";
+import type {
+  Message,
+  MessageData,
+  MessageType,
+  SocialNetwork,
+} from "../../../protocol/generated/message.js";
 import type { MergeContext, PendingEvent } from "../context.js";
+import type { StorageUnits } from "../limits.js";
 import { compareBytes, type StoreType } from "../../data/keys.js";
 import type { IndexColumns, Incoming, MergeRow } from "./rows.js";
 
@@ -57,6 +64,24 @@ export interface StoreSpec {
   readonly extraTypes?: readonly { type: MessageType; merge: Merge }[];
   /** MESSAGE_EVENTS unless the store reports through an event type of its own. */
   readonly events?: StoreEvents;
+  /**
+   * Its messages stand until a newer one of their set key replaces them: the store's limit is
+   * reported, never enforced, and they outlive the key that signed them (storage loans).
+   */
+  readonly standing?: true;
+  /**
+   * A refusal by the sender's storage, beyond having some (a loan of units the lender cannot spare);
+   * it runs with the storage check, before the merge, and for validation too.
+   */
+  storageCheck?(storage: StorageUnits, data: MessageData, network: SocialNetwork): HubError | undefined;
+  /**
+   * The fids whose storage the message moves (a loan's lender and borrower). The merge locks them,
+   * and once the message is in, forgets what it knew of their storage and prunes their stores to
+   * their new limits. Must not throw on a message that failed validation.
+   */
+  movesStorage?(data: MessageData): readonly number[];
+  /** True for a message that only takes something back (a loan of no units): deleted as pruned once merged. */
+  prunedOnMerge?(data: MessageData): boolean;
 }
 
 export const MESSAGE_EVENTS: StoreEvents = {
