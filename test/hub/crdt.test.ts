@@ -5,6 +5,10 @@
  *
  * Scripts hold at most one link compact state: two compact states that disagree about a target can
  * leave different link messages depending on which arrived first (docs/hub.md explains the corner).
+ * Their loans lend one to three units, never none: a loan of no units is deleted as it merges, so an
+ * older loan arriving after it finds nothing to lose to (the successor bounds that by refusing loans
+ * dated over 10 minutes back; docs/reference/storage-lending.md §2). The lender rents enough units
+ * that no order of the loans runs it short.
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
@@ -33,7 +37,8 @@ type Op =
   | { kind: "reaction"; ts: number; add: boolean; type: 1 | 2; url: number }
   | { kind: "link"; ts: number; add: boolean; target: number }
   | { kind: "compact"; ts: number; targets: number[] }
-  | { kind: "userData"; ts: number; type: 2 | 3; value: string };
+  | { kind: "userData"; ts: number; type: 2 | 3; value: string }
+  | { kind: "lend"; ts: number; target: number; units: number };
 
 const ts = fc.integer({ min: 0, max: 4 });
 const linkTarget = fc.integer({ min: 1, max: 3 });
@@ -59,9 +64,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     type: fc.constantFrom(2 as const, 3 as const),
     value: fc.constantFrom("x", "y"),
   }),
+  fc.record({
+    kind: fc.constant("lend" as const),
+    ts,
+    target: fc.integer({ min: 1, max: 2 }),
+    units: fc.integer({ min: 1, max: 3 }),
+  }),
 );
 
 const LINK_TARGETS = 900_000;
+const BORROWERS = 800_000;
+/** Two loans of at most 3 units stand at once: 6 lent, and a third loan of 3 still leaves one spare. */
+const LENDER_UNITS = 10;
 const REFUSALS = new Set(["bad_request.duplicate", "bad_request.conflict", "bad_request.prunable"]);
 
 /** Signs the script for `account`; cast removes point at the script's casts. Returns the messages in script order. */
@@ -110,6 +124,11 @@ async function materialise(script: Op[], account: Account, base: number): Promis
       case "userData":
         message = unwrap(await core.makeUserDataAdd({ type: op.type, value: op.value }, at, account.signer));
         break;
+      case "lend": {
+        const body = { toFid: BORROWERS + op.target, numUnits: op.units, unitType: 1 };
+        message = unwrap(await core.makeLendStorage(body, at, account.signer));
+        break;
+      }
     }
     messages.push(message);
   }
@@ -166,7 +185,7 @@ for (const engine of await testEngines()) {
             .filter((script) => script.filter((op) => op.kind === "compact").length <= 1),
           fc.infiniteStream(fc.double({ min: 0, max: 1, noNaN: true })),
           async (script, randomness) => {
-            const account = await newAccount(stack);
+            const account = await newAccount(stack, LENDER_UNITS);
             await other.service.syncChain();
             const messages = await materialise(script, account, protocolNow() - 100);
             // Permutations from the generated randomness, so that fast-check can replay and shrink them.
