@@ -14,6 +14,7 @@ import {
   pbBytes,
   pbInt,
   pbText,
+  protocolNow,
   signedMessage,
   varint,
   type DataFields,
@@ -192,6 +193,26 @@ async function signedCases(fx: Fixtures): Promise<SignedCase[]> {
   await unsure(
     "lend storage",
     data({ type: 15, body: pbBytes(18, [...pbInt(1, fx.bob.fid), ...pbInt(2, 1)]) }),
+  );
+  // Loans by alice, who rents one unit: stateless rules, then the lender's storage (on mainnet a
+  // lender rents 1000 units of the cohort, and keeps one spare).
+  const lend = (to: bigint | number, units: bigint | number, unitType: number) =>
+    data({ type: 15, body: pbBytes(18, [...pbInt(1, to), ...pbInt(2, units), ...pbInt(3, unitType)]) });
+  await certain("lend storage of unit type 3", lend(fx.bob.fid, 1, 3));
+  await certain("lend storage of unit type -1", lend(fx.bob.fid, 1, -1));
+  await certain("lend storage of 5001 units", lend(fx.bob.fid, 5001, 1));
+  await certain("lend storage of 2^64-1 units", lend(fx.bob.fid, (1n << 64n) - 1n, 1));
+  await certain("lend storage to itself", lend(fid, 1, 1));
+  await certain("lend storage to an unregistered fid", lend(2 ** 40, 1, 1));
+  await certain("lend storage to fid 2^64-1", lend((1n << 64n) - 1n, 1, 1));
+  await certain("lend storage of no units to an unregistered fid", lend(2 ** 40, 0, 1));
+  await certain(
+    "lend storage dated an hour back",
+    data({
+      type: 15,
+      timestamp: protocolNow() - 3600,
+      body: pbBytes(18, [...pbInt(1, fx.bob.fid), ...pbInt(2, 1)]),
+    }),
   );
   await unsure("key add", data({ type: 16, body: pbBytes(19, pbBytes(1, RANDOM.bytes(32))) }));
   await unsure("an unknown field 99 in the data", Uint8Array.from([...data({}), ...pbInt(99, 1)]));

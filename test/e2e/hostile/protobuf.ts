@@ -39,7 +39,7 @@ export const MESSAGE_TYPE = {
 };
 const MAINNET = 1;
 const PROTOCOL_EPOCH_S = 1609459200;
-const protocolNow = () => Math.floor(Date.now() / 1000) - PROTOCOL_EPOCH_S;
+export const protocolNow = () => Math.floor(Date.now() / 1000) - PROTOCOL_EPOCH_S;
 
 export interface DataFields {
   type?: number;
