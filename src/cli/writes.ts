@@ -17,6 +17,7 @@ import {
   MessageType,
   Protocol,
   ReactionType,
+  StorageUnitType,
   UserDataType,
 } from "../protocol/generated/message.js";
 import { fromHex, toHex } from "../protocol/hex.js";
@@ -148,6 +149,26 @@ export function follow(
 ): Promise<HubMessage> {
   return submit(context, actor, remove ? MessageType.LINK_REMOVE : MessageType.LINK_ADD, {
     linkBody: { type: "follow", targetFid },
+  });
+}
+
+/** Storage unit types by the word the CLI and the demo take for them. */
+export const UNIT_TYPES = {
+  legacy: StorageUnitType.UNIT_TYPE_LEGACY,
+  "2024": StorageUnitType.UNIT_TYPE_2024,
+  "2025": StorageUnitType.UNIT_TYPE_2025,
+} as const;
+
+/** Lends `units` units of a cohort to `toFid`, replacing the actor's loan to it; 0 takes them back. */
+export function lendStorage(
+  context: Context,
+  actor: Signer,
+  toFid: number,
+  units: number,
+  unitType: keyof typeof UNIT_TYPES,
+): Promise<HubMessage> {
+  return submit(context, actor, MessageType.LEND_STORAGE, {
+    lendStorageBody: { toFid, numUnits: units, unitType: UNIT_TYPES[unitType] },
   });
 }
 

@@ -60,6 +60,7 @@ describe("the castnet program", () => {
       "signer remove",
       "signer list",
       "storage rent",
+      "storage lend",
       "chain balance",
       "chain fund",
       "chain mine",
