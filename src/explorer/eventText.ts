@@ -34,6 +34,7 @@ export function eventFids(event: HubEvent): number[] {
     data?.linkBody?.targetFid,
     data?.reactionBody?.targetCastId?.fid,
     data?.castAddBody?.parentCastId?.fid,
+    data?.lendStorageBody?.toFid,
     proof?.fid,
     event.mergeOnChainEventBody?.onChainEvent?.fid,
   ].filter((fid): fid is number => fid !== undefined && fid > 0);
@@ -125,6 +126,13 @@ function messageSentence(message: HubMessage | undefined, people: People): Html 
       return html`${who} removed a verified address`;
     case "MESSAGE_TYPE_USERNAME_PROOF":
       return html`${who} proved the name ${data.usernameProofBody?.name ?? ""}`;
+    case "MESSAGE_TYPE_LEND_STORAGE": {
+      const loan = data.lendStorageBody;
+      const whom = loan === undefined ? html`someone` : people.shortLink(loan.toFid);
+      return loan?.numUnits
+        ? html`${who} lent ${loan.numUnits} storage ${loan.numUnits === 1 ? "unit" : "units"} to ${whom}`
+        : html`${who} took back the storage lent to ${whom}`;
+    }
     default:
       return html`${who} sent a ${data.type.replace("MESSAGE_TYPE_", "").toLowerCase().replaceAll("_", " ")}
       message`;

@@ -17,6 +17,7 @@ export interface HubMessage {
     userDataBody?: { type: string; value: string };
     verificationAddAddressBody?: { address: string; protocol?: string };
     usernameProofBody?: { name: string; owner: string };
+    lendStorageBody?: { toFid: number; numUnits: number };
   };
 }
 

@@ -47,6 +47,12 @@ async function snapshot(url: Record<Part, string>) {
     badges: (await api("/v2/power-badge-users")).fids,
     badgeState: (({ lastRun: _, ...state }) => state)(await api("/v1/admin/power-badges")),
     sponsor: (await api("/v1/admin/sponsors/12")).sponsor,
+    // lou (fid 12) lends jun (fid 10) storage.
+    loan: await Promise.all(
+      [12, 10].map(
+        async (fid) => (await get(url.hub, `/v1/storageLimitsByFid?fid=${fid}`)).body.unitDetails[1],
+      ),
+    ),
   };
 }
 
@@ -115,6 +121,22 @@ for (const engine of await testEngines()) {
       assert.deepEqual(first.badgeState.computed, [1, 2, 3]);
       assert.deepEqual(first.badges, [1, 2, 12]);
       assert.deepEqual(first.sponsor, { fid: 12, credits: 1000 });
+      assert.deepEqual(first.loan, [
+        {
+          unitType: "UNIT_TYPE_2024",
+          unitSize: 999,
+          purchasedUnitSize: 1001,
+          lentUnitSize: 2,
+          borrowedUnitSize: 0,
+        },
+        {
+          unitType: "UNIT_TYPE_2024",
+          unitSize: 3,
+          purchasedUnitSize: 1,
+          lentUnitSize: 0,
+          borrowedUnitSize: 2,
+        },
+      ]);
       const keystore = new Keystore(dir);
       assert.deepEqual(keystore.names(), [
         "ana",
@@ -266,6 +288,7 @@ for (const engine of await testEngines()) {
           reactions: [54, 0],
           follows: [34, 0],
           verifications: [2, 0],
+          loans: [1, 0],
           channels: [6, 0],
           "channel follows": [30, 0],
           blocks: [3, 0],

@@ -386,6 +386,7 @@ describe("the explorer in a browser, on a stack started with --seed demo", () =>
       "@ben followed @ana",
       `the name ana is now @ana's`,
       `key added for @ana`,
+      "@lou lent 2 storage units to @jun",
     ])
       assert.ok(said.has(sentence), sentence);
   });

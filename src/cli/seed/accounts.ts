@@ -24,7 +24,8 @@ export function demoKey(purpose: "custody" | "signer" | "address", name: string)
 
 const WAIT_MS = 60_000;
 
-async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
+/** `probe`'s first answer, asked every 100 ms for up to a minute. */
+export async function until<T>(what: string, probe: () => Promise<T | undefined>): Promise<T> {
   const deadline = Date.now() + WAIT_MS;
   for (;;) {
     const found = await probe();

@@ -12,6 +12,7 @@ import { mention, type CastTarget } from "../targets.js";
 import {
   type Actor,
   follow,
+  lendStorage,
   postCast,
   react,
   registerName,
@@ -19,11 +20,11 @@ import {
   setUsername,
   verifyAddress,
 } from "../writes.js";
-import { demoKey } from "./accounts.js";
+import { demoKey, until } from "./accounts.js";
 import type { Tally } from "./tally.js";
 import { CASTS, URL_LIKES } from "./casts.js";
 import { avatarPath } from "../../explorer/avatar.js";
-import { ACCOUNTS, CHANNELS, HOST } from "./world.js";
+import { ACCOUNTS, CHANNELS, HOST, LOAN } from "./world.js";
 
 type Actors = Map<string, Actor>;
 
@@ -202,4 +203,45 @@ export async function seedVerifications(context: Context, actors: Actors, tally:
     if (!there) await verifyAddress(context, actor, key);
     tally.one("verifications", !there);
   }
+}
+
+interface UnitDetails {
+  unitType: string;
+  purchasedUnitSize: number;
+  lentUnitSize: number;
+  borrowedUnitSize: number;
+}
+
+/** The fid's units of the loan's type, as the hub counts them. */
+async function loanUnitsOf(context: Context, fid: number): Promise<UnitDetails | undefined> {
+  const limits = await request<{ unitDetails: UnitDetails[] }>(
+    "hub",
+    context.hub.base,
+    `/v1/storageLimitsByFid?fid=${fid}`,
+  );
+  const name = `UNIT_TYPE_${LOAN.unitType.toUpperCase()}`;
+  return limits.unitDetails.find((details) => details.unitType === name);
+}
+
+/**
+ * The demo's loan. The hub lists no loans over HTTP, so the loan counts as there when the lender
+ * lends, and the borrower borrows, at least its units of its type.
+ */
+export async function seedLoan(context: Context, actors: Actors, tally: Tally): Promise<void> {
+  const lender = actorOf(actors, LOAN.lender);
+  const borrower = actorOf(actors, LOAN.borrower);
+  const there =
+    ((await loanUnitsOf(context, lender.account.fid))?.lentUnitSize ?? 0) >= LOAN.units &&
+    ((await loanUnitsOf(context, borrower.account.fid))?.borrowedUnitSize ?? 0) >= LOAN.units;
+  if (!there) {
+    const fid = lender.account.fid;
+    const rented = (await context.chain.getAccount(fid))!.storageUnits;
+    if (rented < LOAN.lenderUnits) await context.chain.rentStorage(fid, LOAN.lenderUnits - rented);
+    // The hub checks the loan against the rent it has merged, which follows the chain's blocks.
+    await until(`the hub to see ${LOAN.lender}'s storage`, async () =>
+      ((await loanUnitsOf(context, fid))?.purchasedUnitSize ?? 0) >= LOAN.lenderUnits ? true : undefined,
+    );
+    await lendStorage(context, lender, borrower.account.fid, LOAN.units, LOAN.unitType);
+  }
+  tally.one("loans", !there);
 }

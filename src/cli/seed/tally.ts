@@ -9,6 +9,7 @@ export type Kind =
   | "reactions"
   | "follows"
   | "verifications"
+  | "loans"
   | "channels"
   | "channel follows"
   | "blocks"

@@ -208,3 +208,16 @@ export const KEY_REQUEST_APP = "lou";
 
 /** Storage units each account rents. */
 export const STORAGE_UNITS = 1;
+
+/**
+ * One storage loan (LEND_STORAGE): lou, who makes apps, lends jun units of the type castnet's rents
+ * make. A lender keeps a unit of that type spare and, on mainnet (the stack's default network),
+ * rents at least 1000 of it, so lou rents `lenderUnits` in all.
+ */
+export const LOAN = {
+  lender: "lou",
+  borrower: "jun",
+  units: 2,
+  unitType: "2024",
+  lenderUnits: 1001,
+} as const;

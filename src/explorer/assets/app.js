@@ -132,6 +132,13 @@ function sentence(event, who) {
         return [by, " removed a verified address"];
       case "MESSAGE_TYPE_USERNAME_PROOF":
         return [by, ` proved the name ${(data.usernameProofBody || {}).name}`];
+      case "MESSAGE_TYPE_LEND_STORAGE": {
+        const loan = data.lendStorageBody || {};
+        const whom = loan.toFid === undefined ? "someone" : who(loan.toFid);
+        return loan.numUnits
+          ? [by, ` lent ${loan.numUnits} storage ${loan.numUnits === 1 ? "unit" : "units"} to `, whom]
+          : [by, " took back the storage lent to ", whom];
+      }
       default:
         return [by, ` sent a ${words(data.type, "MESSAGE_TYPE_")} message`];
     }
@@ -198,6 +205,7 @@ function namedFids(event) {
     data.linkBody && data.linkBody.targetFid,
     data.reactionBody && data.reactionBody.targetCastId && data.reactionBody.targetCastId.fid,
     data.castAddBody && data.castAddBody.parentCastId && data.castAddBody.parentCastId.fid,
+    data.lendStorageBody && data.lendStorageBody.toFid,
     proof && proof.fid,
     chain && chain.fid,
   ].filter((fid) => Number.isSafeInteger(fid) && fid > 0);
