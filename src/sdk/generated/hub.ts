@@ -3429,7 +3429,7 @@ export interface paths {
         };
         /**
          * Storage limits by fid
-         * @description How many messages of each kind a fid's rented storage holds.
+         * @description How many messages of each kind a fid's storage holds: what it rents, less what it lends, plus what it borrows.
          */
         get: {
             parameters: {
@@ -3460,7 +3460,14 @@ export interface paths {
                             units: number;
                             unitDetails: {
                                 unitType: string;
+                                /** @description Units the fid uses: rented, less lent, plus borrowed. */
                                 unitSize: number;
+                                /** @description Units the fid rents, unexpired. */
+                                purchasedUnitSize: number;
+                                /** @description Units its loans give other fids. */
+                                lentUnitSize: number;
+                                /** @description Units other fids' loans give it. */
+                                borrowedUnitSize: number;
                             }[];
                         };
                     };
