@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import * as nodeClient from "@farcaster/hub-nodejs";
 import type { Hub } from "../../../src/hub/index.js";
 import { testEngines } from "../../support/databases.js";
 import { connect, ok, refused, type GrpcClient } from "../grpc/support.js";
@@ -159,7 +160,14 @@ for (const engine of await testEngines()) {
         [overGrpc.errCode, overGrpc.message],
         ["bad_request.validation_failure", "insufficient storage"],
       );
-      const enough = await loan(lender, carol.fid, 5, UNITS_2024, t0 + 1);
+      // Built by the reference node client's own re-export, as a program written for it does.
+      const enough = unwrap(
+        await nodeClient.makeLendStorage(
+          lendBody(carol.fid, 5, UNITS_2024),
+          options(lender, t0 + 1),
+          lender.signer,
+        ),
+      );
       assert.equal(hex(ok(await rpc.client.submitMessage(enough)).hash), hex(enough.hash));
       assert.deepEqual(await cohortOf(hub.stack, lender.fid), details(1, 10, 9, 0));
       assert.deepEqual(await cohortOf(hub.stack, carol.fid), details(6, 1, 0, 5));
