@@ -17,6 +17,7 @@ import {
   castAdd,
   core,
   DEVNET,
+  get,
   post,
   hex,
   mergeEventOf,
@@ -299,6 +300,83 @@ for (const engine of await testEngines()) {
         encodeMessage(signMessageData(data, keyPair)),
       );
       assert.equal(escalation.body.details, 'scope "16" is not a valid MessageType');
+    });
+
+    it("lists a fid's keys of both kinds over HTTP and gRPC, with the nonces the next messages must exceed", async () => {
+      const ivan = await newAccount(stack);
+      const app = await newAccount(stack);
+      const timestamp = protocolNow();
+      const added = await keyAdd(ivan, {
+        nonce: 3,
+        app,
+        ttl: 7200,
+        timestamp,
+        scopes: [MessageType.REACTION_ADD, MessageType.CAST_ADD],
+      });
+      assert.equal((await submit(stack, added.message)).status, 200);
+
+      const list = await get(
+        stack,
+        `/v1/signersByFid?fid=${ivan.fid}&requesterFids=${app.fid}&requesterFids=999`,
+      );
+      assert.equal(list.status, 200);
+      const [onChain, byMessage] = list.body.signers;
+      assert.equal(list.body.signers.length, 2);
+      assert.equal(onChain.source, "SIGNER_SOURCE_ONCHAIN");
+      assert.equal(onChain.key, ivan.signerKey);
+      assert.equal(onChain.onChainEvent.signerEventBody.key, ivan.signerKey);
+      assert.equal(onChain.scopes, undefined);
+      const unix = timestamp + 1_609_459_200;
+      assert.deepEqual(byMessage, {
+        source: "SIGNER_SOURCE_OFFCHAIN",
+        key: added.key,
+        keyType: 1,
+        fid: ivan.fid,
+        addedAt: unix,
+        lastUsedAt: unix,
+        ttl: 7200,
+        expiresAt: unix + 7200,
+        scopes: ["MESSAGE_TYPE_CAST_ADD", "MESSAGE_TYPE_REACTION_ADD"],
+        requestFid: app.fid,
+        nonce: 3,
+      });
+      assert.equal(list.body.gaslessSignerCount, 1);
+      assert.equal(list.body.gaslessSignerLimit, 1000);
+      assert.equal(list.body.currentUserNonce, 3);
+      assert.deepEqual(list.body.requesterFidNonces, { [app.fid]: 0, 999: 0 });
+      assert.equal(list.body.nextPageToken, undefined);
+
+      const first = await get(stack, `/v1/signersByFid?fid=${ivan.fid}&pageSize=1`);
+      assert.deepEqual(first.body.signers, [onChain]);
+      const second = await get(
+        stack,
+        `/v1/signersByFid?fid=${ivan.fid}&pageSize=1&pageToken=${encodeURIComponent(first.body.nextPageToken)}`,
+      );
+      assert.deepEqual(second.body.signers, [byMessage]);
+      assert.equal(second.body.nextPageToken, undefined);
+      const bad = await get(stack, `/v1/signersByFid?fid=${ivan.fid}&pageToken=AAAA`);
+      assert.equal(bad.status, 400);
+
+      const one = await get(stack, `/v1/signer?fid=${ivan.fid}&signer=${added.key}`);
+      assert.deepEqual(one.body, { signer: byMessage });
+      const none = await get(stack, `/v1/signer?fid=${app.fid}&signer=${added.key}`);
+      assert.equal(none.status, 404);
+
+      const answer = ok(await grpc.client.getSignersByFid({ fid: ivan.fid, requesterFids: [app.fid] }));
+      assert.deepEqual(
+        answer.signers.map((signer) => [signer.source, hex(signer.key)]),
+        [
+          [core.SignerSource.ONCHAIN, ivan.signerKey],
+          [core.SignerSource.OFFCHAIN, added.key],
+        ],
+      );
+      assert.deepEqual(answer.signers[1]!.scopes, [MessageType.CAST_ADD, MessageType.REACTION_ADD]);
+      assert.equal(answer.signers[1]!.expiresAt, unix + 7200);
+      assert.equal(answer.currentUserNonce, 3);
+      assert.deepEqual(answer.requesterFidNonces, { [app.fid]: 0 });
+      const single = ok(await grpc.client.getSigner({ fid: ivan.fid, signer: added.body.key }));
+      assert.equal(single.signer?.requestFid, app.fid);
+      assert.equal(ok(await grpc.client.getOnChainSignersByFid({ fid: ivan.fid })).events.length, 1);
     });
 
     it("keeps accepting casts from on-chain keys beside keys added by message", async () => {

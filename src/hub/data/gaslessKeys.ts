@@ -34,18 +34,23 @@ export async function gaslessKeyCount(db: Db, fid: number): Promise<number> {
   return Number(row.count);
 }
 
-/** The fid's keys by message in key order, from after `afterKey`; `limit` at most. */
-export function gaslessKeysOf(
-  db: Db,
-  fid: number,
-  page: { afterKey?: Uint8Array; reverse: boolean; limit: number },
-): Promise<GaslessKeyRow[]> {
-  let query = db.selectFrom("hub_gasless_keys").selectAll().where("fid", "=", fid);
-  if (page.afterKey !== undefined) query = query.where("key", page.reverse ? "<" : ">", page.afterKey);
-  return query
-    .orderBy("key", page.reverse ? "desc" : "asc")
-    .limit(page.limit)
-    .execute();
+/** The fid's keys by message in key order (a fid holds MAX_GASLESS_KEYS_PER_FID at most). */
+export function gaslessKeysOf(db: Db, fid: number): Promise<GaslessKeyRow[]> {
+  return db.selectFrom("hub_gasless_keys").selectAll().where("fid", "=", fid).orderBy("key").execute();
+}
+
+/** Scopes as stored: bit n for MessageType n (every admissible type is below 31). */
+export function scopeBits(scopes: readonly number[]): number {
+  let bits = 0;
+  for (const scope of scopes) bits |= 1 << scope;
+  return bits;
+}
+
+/** The MessageType numbers of stored scopes, ascending. */
+export function scopesOf(bits: number): number[] {
+  const scopes: number[] = [];
+  for (let type = 0; type < 31; type++) if ((bits & (1 << type)) !== 0) scopes.push(type);
+  return scopes;
 }
 
 export interface KeyNonces {

@@ -19,7 +19,13 @@ import {
   type KeyAuthority,
 } from "../../protocol/validation/index.js";
 import { withBytes } from "../data/events.js";
-import { gaslessKey, gaslessKeyCount, gaslessKeyHolder, type GaslessKeyRow } from "../data/gaslessKeys.js";
+import {
+  gaslessKey,
+  gaslessKeyCount,
+  gaslessKeyHolder,
+  scopeBits,
+  type GaslessKeyRow,
+} from "../data/gaslessKeys.js";
 import { custodyOf, isActiveSigner } from "../data/onchain.js";
 import type { MergeContext } from "./context.js";
 import type { Incoming } from "./stores/rows.js";
@@ -33,20 +39,6 @@ function invalid(message: string): HubError {
 
 export function isKeyMessage(type: MessageType): boolean {
   return type === MessageType.KEY_ADD || type === MessageType.KEY_REMOVE;
-}
-
-/** The scopes as a bit set: bit n for MessageType n (every admissible type is below 31). */
-export function scopeBits(scopes: readonly number[]): number {
-  let bits = 0;
-  for (const scope of scopes) bits |= 1 << scope;
-  return bits;
-}
-
-/** The MessageType numbers of a bit set, ascending. */
-export function scopesOf(bits: number): number[] {
-  const scopes: number[] = [];
-  for (let type = 0; type < 31; type++) if ((bits & (1 << type)) !== 0) scopes.push(type);
-  return scopes;
 }
 
 /** Refuses a message of a type the key added by message may not sign. */

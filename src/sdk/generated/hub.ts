@@ -3538,6 +3538,279 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/signer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One key of a fid
+         * @description An active key of the fid, added on chain or by a KEY_ADD message.
+         */
+        get: {
+            parameters: {
+                query: {
+                    fid: number;
+                    signer: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            signer: {
+                                /** @enum {string} */
+                                source: "SIGNER_SOURCE_ONCHAIN" | "SIGNER_SOURCE_OFFCHAIN";
+                                /** @description The Ed25519 public key, 0x hex. */
+                                key: string;
+                                keyType: number;
+                                fid: number;
+                                /** @description Unix seconds. */
+                                addedAt?: number;
+                                /** @description Unix seconds; keys added by message. */
+                                lastUsedAt?: number;
+                                /** @description Seconds the key lives after its last use; keys added by message. */
+                                ttl?: number;
+                                /** @description Unix seconds: lastUsedAt + ttl. */
+                                expiresAt?: number;
+                                /** @description The message types it may sign. */
+                                scopes?: string[];
+                                /** @description The app that requested the key. */
+                                requestFid?: number;
+                                /** @description The user nonce of its KEY_ADD. */
+                                nonce?: number;
+                                onChainEvent?: components["schemas"]["OnChainEvent"];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description No such message, event, proof or fid (errCode not_found). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A caller or fid over its rate limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description Not implemented by castnet (errCode not_implemented). */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signersByFid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every key of a fid
+         * @description The fid's active keys, on-chain ones first, then those added by message; the fid's user nonce, and the app nonces of requesterFids.
+         */
+        get: {
+            parameters: {
+                query: {
+                    fid: number;
+                    requesterFids?: number[];
+                    requester_fids?: number[];
+                    pageSize?: number;
+                    page_size?: number;
+                    pageToken?: string;
+                    page_token?: string;
+                    reverse?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            signers: {
+                                /** @enum {string} */
+                                source: "SIGNER_SOURCE_ONCHAIN" | "SIGNER_SOURCE_OFFCHAIN";
+                                /** @description The Ed25519 public key, 0x hex. */
+                                key: string;
+                                keyType: number;
+                                fid: number;
+                                /** @description Unix seconds. */
+                                addedAt?: number;
+                                /** @description Unix seconds; keys added by message. */
+                                lastUsedAt?: number;
+                                /** @description Seconds the key lives after its last use; keys added by message. */
+                                ttl?: number;
+                                /** @description Unix seconds: lastUsedAt + ttl. */
+                                expiresAt?: number;
+                                /** @description The message types it may sign. */
+                                scopes?: string[];
+                                /** @description The app that requested the key. */
+                                requestFid?: number;
+                                /** @description The user nonce of its KEY_ADD. */
+                                nonce?: number;
+                                onChainEvent?: components["schemas"]["OnChainEvent"];
+                            }[];
+                            /** @description Absent on the last page. */
+                            nextPageToken?: string;
+                            gaslessSignerCount: number;
+                            gaslessSignerLimit: number;
+                            currentUserNonce: number;
+                            /** @description App nonce by requester fid. */
+                            requesterFidNonces?: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description No such message, event, proof or fid (errCode not_found). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A caller or fid over its rate limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description Not implemented by castnet (errCode not_implemented). */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/userNameProofByName": {
         parameters: {
             query?: never;

@@ -8,6 +8,7 @@ import { infoRoutes } from "./info.js";
 import { messageRoutes } from "./messages.js";
 import type { HubRoutesOptions } from "./options.js";
 import { proofRoutes } from "./proofs.js";
+import { signerRoutes } from "./signers.js";
 import { streamRoutes } from "./stream.js";
 import { submitRoutes } from "./submit.js";
 
@@ -19,6 +20,7 @@ export const hubRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, optio
     activityRoutes,
     messageRoutes,
     onChainEventRoutes,
+    signerRoutes,
     proofRoutes,
     eventRoutes,
     streamRoutes,

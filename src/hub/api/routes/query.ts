@@ -56,9 +56,10 @@ export function pageRequest(query: PagingQuery): KeyPageRequest {
   };
 }
 
-/** A page key must have the length of the list's keys; a token from elsewhere is a 400. */
-export function checkTokenLength(page: KeyPageRequest, length: number): KeyPageRequest {
-  if (page.after !== undefined && page.after.length !== length) {
+/** A page key must have the length of the list's keys (one of them, for a list of several kinds); a token from elsewhere is a 400. */
+export function checkTokenLength(page: KeyPageRequest, length: number | readonly number[]): KeyPageRequest {
+  const lengths = typeof length === "number" ? [length] : length;
+  if (page.after !== undefined && !lengths.includes(page.after.length)) {
     throw invalid("pageToken is not a page token this hub gave out");
   }
   return page;
