@@ -1,8 +1,8 @@
 /**
  * HubService: everything the hub does, without HTTP. Routes, the client API's power-badge job and
  * tests call it in process. Writes go to the merge engine; reads are one class per domain
- * (data/reads/), exposed as `service.messages`, `service.onChain`, `service.signers`, `service.names`,
- * `service.events` and `service.storage`.
+ * (data/reads/), exposed as `service.messages`, `service.onChain`, `service.signers`,
+ * `service.addresses`, `service.names`, `service.events` and `service.storage`.
  */
 import {
   type ActivitySource,
@@ -21,6 +21,7 @@ import type { Accepted, MergeEngine } from "./merge/engine.js";
 import { pruneEvents } from "./data/events.js";
 import { pruneExpiredStorage } from "./jobs.js";
 import { reactorsByAuthor } from "./data/statistics.js";
+import { AddressReads } from "./data/reads/addresses.js";
 import { EventReads } from "./data/reads/events.js";
 import { hubInfo, type HubIdentity, type HubInfo } from "./data/reads/info.js";
 import { MessageReads } from "./data/reads/messages.js";
@@ -48,6 +49,7 @@ export class HubService implements ActivitySource {
   readonly messages: MessageReads;
   readonly onChain: OnChainReads;
   readonly signers: SignerReads;
+  readonly addresses: AddressReads;
   readonly names: NameReads;
   readonly events: EventReads;
   readonly storage: StorageReads;
@@ -66,6 +68,7 @@ export class HubService implements ActivitySource {
     const db = core.database.db;
     this.onChain = new OnChainReads(db);
     this.signers = new SignerReads(db);
+    this.addresses = new AddressReads(db);
     this.names = new NameReads(db);
     this.events = new EventReads(db);
     this.storage = new StorageReads(db, () => core.now());

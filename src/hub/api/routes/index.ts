@@ -1,6 +1,7 @@
 /** Every HTTP route of the hub, as one Fastify plugin whose options every route plugin shares. */
 import type { FastifyPluginAsync } from "fastify";
 import { activityRoutes } from "./activity.js";
+import { addressRoutes } from "./addresses.js";
 import { adminRoutes } from "./admin.js";
 import { onChainEventRoutes } from "./chain.js";
 import { eventRoutes } from "./events.js";
@@ -21,6 +22,7 @@ export const hubRoutes: FastifyPluginAsync<HubRoutesOptions> = async (app, optio
     messageRoutes,
     onChainEventRoutes,
     signerRoutes,
+    addressRoutes,
     proofRoutes,
     eventRoutes,
     streamRoutes,
