@@ -16,6 +16,7 @@ import { connect, ok, refused, type GrpcClient } from "./grpc/support.js";
 import {
   castAdd,
   core,
+  allEvents,
   DEVNET,
   get,
   post,
@@ -202,6 +203,8 @@ for (const engine of await testEngines()) {
       const first = await keyAdd(erin, { nonce: 1, app });
       const second = await keyAdd(erin, { nonce: 2, app });
       for (const added of [first, second]) assert.equal((await submit(stack, added.message)).status, 200);
+      const signed = unwrap(await castBy(erin, first.signer, "revoked with its key"));
+      assert.equal((await submit(stack, signed)).status, 200);
 
       const byCustody = unwrap(
         await core.makeKeyRemoveBody(
@@ -211,6 +214,12 @@ for (const engine of await testEngines()) {
       );
       const removal = unwrap(await core.makeKeyRemove(byCustody, options(erin), erin.signer));
       assert.equal((await submit(stack, removal)).status, 200);
+      const revoked = (await allEvents(stack)).find(
+        (e) =>
+          e.type === "HUB_EVENT_TYPE_REVOKE_MESSAGE" && e.revokeMessageBody.message.hash === hex(signed.hash),
+      );
+      assert.ok(revoked, "the removed key's cast is revoked");
+      assert.equal((await get(stack, `/v1/castById?fid=${erin.fid}&hash=${hex(signed.hash)}`)).status, 404);
       const event = await mergeEventOf(stack, removal);
       assert.equal(event.mergeMessageBody.deletedMessages[0].hash, hex(first.message.hash));
       const after = await submit(stack, unwrap(await castBy(erin, first.signer, "gone")));

@@ -28,6 +28,7 @@ import {
 } from "../data/gaslessKeys.js";
 import { custodyOf, isActiveSigner } from "../data/onchain.js";
 import type { MergeContext } from "./context.js";
+import { revokeSigner } from "./stores/crdt.js";
 import type { Incoming } from "./stores/rows.js";
 
 /** A key's last use is written at most this often (seconds): a busy key does not write on every message. */
@@ -156,6 +157,8 @@ async function mergeKeyRemove(ctx: MergeContext, incoming: Incoming, authority: 
     .where("key", "=", body.key)
     .execute();
   pushMerged(ctx, incoming, row);
+  // As an on-chain removal does here (the successor node keeps them): docs/hub.md, choices.
+  await revokeSigner(ctx, data.fid, body.key);
 }
 
 /** The key message's merge event; the KEY_ADD it replaces or removes goes with it, as a deleted message. */
