@@ -14,7 +14,15 @@ import {
   seedPowerBadges,
   seedSponsor,
 } from "./clientApi.js";
-import { seedCasts, seedFollows, seedNames, seedProfiles, seedReactions, seedVerifications } from "./hub.js";
+import {
+  seedCasts,
+  seedFollows,
+  seedGaslessSigner,
+  seedNames,
+  seedProfiles,
+  seedReactions,
+  seedVerifications,
+} from "./hub.js";
 import { type Kind, Tally } from "./tally.js";
 import { CASTS, URL_LIKES } from "./casts.js";
 import { ACCOUNTS, ACTIONS, BADGE_OVERRIDES, BLOCKS, CHANNELS, STORAGE_UNITS } from "./world.js";
@@ -41,7 +49,7 @@ function plannedItems(): number {
     ACTIONS.length +
     sum(ACTIONS.map((a) => a.installedBy.length)) +
     BADGE_OVERRIDES.length +
-    2 // the sponsor, the key request
+    3 // the sponsor, the key request, the gasless signer
   );
 }
 
@@ -65,6 +73,7 @@ export async function seedDemo(
   await seedReactions(context, byName, casts, tally);
   await seedFollows(context, byName, tally);
   await seedVerifications(context, byName, tally);
+  await seedGaslessSigner(context, byName, tally);
   await seedChannels(context, byName, tally);
   await seedBlocks(context, byName, tally);
   await seedActions(context, byName, tally);
