@@ -8,6 +8,8 @@ import { after, before, describe, it } from "node:test";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ed25519PublicKey } from "../../src/protocol/ed25519.js";
 import { encodeMessage, signMessageData } from "../../src/protocol/message.js";
+import { keyAddTypedData } from "../../src/protocol/eip712/gaslessKey.js";
+import { toHex } from "../../src/protocol/hex.js";
 import { buildKeyAddBody, buildKeyRemoveBody } from "../../src/protocol/gaslessKeyBodies.js";
 import { REFERENCE } from "../../src/protocol/naming.js";
 import { ADMISSIBLE_KEY_SCOPES } from "../../src/protocol/validation/index.js";
@@ -180,6 +182,31 @@ for (const engine of await testEngines()) {
       const answer = await submit(stack, spoofed.message);
       assert.equal(answer.status, 400);
       assert.equal(answer.body.details, "requestSigner does not match custody address of requestFid");
+
+      // The custody's own signature, over another chain's domain.
+      const honest = await keyAdd(carol, { nonce: 1 });
+      const typedData = keyAddTypedData(REFERENCE, {
+        fid: carol.fid,
+        key: toHex(honest.body.key),
+        keyType: 1,
+        scopes: honest.body.scopes,
+        ttl: honest.body.ttl,
+        nonce: 1,
+        deadline: honest.body.deadline,
+      });
+      const otherChain = await carol.custody.signTypedData({
+        ...typedData,
+        domain: { ...typedData.domain, chainId: 10 },
+      });
+      const moved = core.KeyAddBody.create({
+        ...honest.body,
+        custodySignature: Buffer.from(otherChain.slice(2), "hex"),
+      });
+      const wrongChain = await submit(
+        stack,
+        unwrap(await core.makeKeyAdd(moved, options(carol), honest.signer)),
+      );
+      assert.equal(wrongChain.body.details, "invalid signature");
 
       const requested = await keyAdd(carol, { nonce: 2, app });
       assert.equal((await submit(stack, requested.message)).status, 200);
