@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import fc from "fast-check";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ed25519PublicKey } from "../../src/protocol/ed25519.js";
 import { encodeMessage, signMessageData } from "../../src/protocol/message.js";
@@ -31,6 +32,7 @@ import {
   submit,
   unwrap,
   type Account,
+  type Json,
   type Stack,
   startStack,
 } from "./support.js";
@@ -413,6 +415,101 @@ for (const engine of await testEngines()) {
       const single = ok(await grpc.client.getSigner({ fid: ivan.fid, signer: added.body.key }));
       assert.equal(single.signer?.requestFid, app.fid);
       assert.equal(ok(await grpc.client.getOnChainSignersByFid({ fid: ivan.fid })).events.length, 1);
+    });
+
+    it("agrees with a model of keys, nonces and revocation over random runs of adds, removes and casts", async () => {
+      type Op = { kind: "add" | "remove"; key: number; nonce: number } | { kind: "cast"; key: number };
+      const op: fc.Arbitrary<Op> = fc.oneof(
+        fc.record({
+          kind: fc.constantFrom("add" as const, "remove" as const),
+          key: fc.nat(2),
+          nonce: fc.integer({ min: 1, max: 6 }),
+        }),
+        fc.record({ kind: fc.constant("cast" as const), key: fc.nat(2) }),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 8 }), async (ops) => {
+          const account = await newAccount(stack);
+          const keys = await Promise.all([0, 1, 2].map(() => newSigner()));
+          const model = { nonce: 0, active: new Set<number>(), casts: new Map<number, number>() };
+          for (const [i, step] of ops.entries()) {
+            const { signer, key } = keys[step.key]!;
+            const keyBytes = Buffer.from(key.slice(2), "hex");
+            if (step.kind === "cast") {
+              const answer = await submit(stack, unwrap(await castBy(account, signer, `cast ${i}`)));
+              if (model.active.has(step.key)) {
+                assert.equal(answer.status, 200, JSON.stringify(answer.body));
+                model.casts.set(step.key, (model.casts.get(step.key) ?? 0) + 1);
+              } else assert.equal(answer.body.errCode, "bad_request.unknown_signer");
+              continue;
+            }
+            const custody = new core.ViemLocalEip712Signer(account.custody);
+            const deadline = protocolNow() + 600;
+            const message =
+              step.kind === "add"
+                ? unwrap(
+                    await core.makeKeyAdd(
+                      unwrap(
+                        await core.makeKeyAddBody(
+                          {
+                            fid: BigInt(account.fid),
+                            key: keyBytes,
+                            scopes: [MessageType.CAST_ADD],
+                            ttl: 600,
+                            nonce: step.nonce,
+                            deadline,
+                          },
+                          custody,
+                        ),
+                      ),
+                      options(account),
+                      signer,
+                    ),
+                  )
+                : unwrap(
+                    await core.makeKeyRemove(
+                      unwrap(
+                        await core.makeKeyRemoveBody(
+                          { fid: BigInt(account.fid), key: keyBytes, nonce: step.nonce, deadline },
+                          custody,
+                        ),
+                      ),
+                      options(account),
+                      account.signer,
+                    ),
+                  );
+            const answer = await submit(stack, message);
+            if (step.kind === "remove" && !model.active.has(step.key)) {
+              assert.equal(answer.body.details, "key is not registered for this fid");
+            } else if (step.nonce <= model.nonce) {
+              assert.equal(answer.body.errCode, "bad_request.conflict");
+            } else {
+              assert.equal(answer.status, 200, JSON.stringify(answer.body));
+              model.nonce = step.nonce;
+              if (step.kind === "add") model.active.add(step.key);
+              else {
+                model.active.delete(step.key);
+                model.casts.delete(step.key);
+              }
+            }
+          }
+          const listed = await get(stack, `/v1/signersByFid?fid=${account.fid}`);
+          assert.equal(listed.body.currentUserNonce, model.nonce);
+          assert.deepEqual(
+            listed.body.signers
+              .filter((s: Json) => s.source === "SIGNER_SOURCE_OFFCHAIN")
+              .map((s: Json) => s.key)
+              .sort(),
+            [...model.active].map((k) => keys[k]!.key).sort(),
+          );
+          const stored = (await get(stack, `/v1/castsByFid?fid=${account.fid}`)).body.messages.length;
+          assert.equal(
+            stored,
+            [...model.casts.values()].reduce((a, b) => a + b, 0),
+          );
+        }),
+        { numRuns: 12 },
+      );
     });
 
     it("keeps accepting casts from on-chain keys beside keys added by message", async () => {
