@@ -1,5 +1,6 @@
 /** Signed casts and a silent name feed, for the suites that run a hub. */
 import { createPrivateKey, sign } from "node:crypto";
+import type { Address } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { ed25519PublicKey } from "../src/protocol/ed25519.js";
 import { MessageData, MessageType, SocialNetwork } from "../src/protocol/generated/message.js";
@@ -56,16 +57,20 @@ export function signer(privateKey: Uint8Array): (data: MessageData) => Uint8Arra
   };
 }
 
-/** Registers one fid per key on the devchain, with `units` of storage and the key added; mines them. */
+/**
+ * Registers one fid per key on the devchain, with `units` of storage and the key added; mines them.
+ * The custody addresses are `custodies`' when given (one per key), fresh ones otherwise.
+ */
 export async function registerFids(
   chain: Devchain["chain"],
   keys: Uint8Array[],
   units: number,
+  custodies?: readonly Address[],
 ): Promise<number[]> {
   const fids: number[] = [];
-  for (const key of keys) {
+  for (const [i, key] of keys.entries()) {
     const { fid } = await chain.submitRegister({
-      custody: privateKeyToAccount(generatePrivateKey()).address,
+      custody: custodies?.[i] ?? privateKeyToAccount(generatePrivateKey()).address,
     });
     await chain.submitStorageRent(fid, units);
     await chain.submitKeyAdd({ fid, key: `0x${Buffer.from(ed25519PublicKey(key)).toString("hex")}` });

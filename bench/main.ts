@@ -15,6 +15,7 @@ const SUITES: Record<string, () => Promise<(context: BenchContext) => Promise<vo
   registry: async () => (await import("./registry.js")).benchRegistry,
   "hub-submit": async () => (await import("./hub.js")).benchHubSubmit,
   "hub-reads": async () => (await import("./hub.js")).benchHubReads,
+  "hub-gasless": async () => (await import("./gasless.js")).benchHubGasless,
   grpc: async () => (await import("./grpc.js")).benchGrpc,
   clientapi: async () => (await import("./clientapi.js")).benchClientApi,
   chain: async () => (await import("./chain.js")).benchChain,

@@ -6,13 +6,15 @@
 import { getAddress, isAddress, zeroAddress, type Address } from "viem";
 import type { Hex, KeyAddRequest, RegisterRequest } from "../interfaces/chain.js";
 import { DevchainError } from "../interfaces/chainErrors.js";
-import { KEY_TYPE_ED25519, METADATA_TYPE_SIGNED_KEY_REQUEST } from "../protocol/contracts.js";
+import {
+  KEY_TYPE_AUTH_ADDRESS,
+  KEY_TYPE_ED25519,
+  METADATA_TYPE_SIGNED_KEY_REQUEST,
+} from "../protocol/contracts.js";
 
 const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const KEY = /^0x[0-9a-fA-F]{64}$/;
 const HEX_BYTES = /^0x(?:[0-9a-fA-F]{2})*$/;
-/** Key type 2: an auth address (docs/reference/contracts.md §5.1), with the same validator as type 1. */
-const KEY_TYPE_AUTH_ADDRESS = 2;
 /** The most units one REST rent takes (the contract has no such bound; the REST route keeps its own). */
 export const MAX_UNITS_PER_RENT = 1000;
 

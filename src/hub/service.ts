@@ -1,8 +1,8 @@
 /**
  * HubService: everything the hub does, without HTTP. Routes, the client API's power-badge job and
  * tests call it in process. Writes go to the merge engine; reads are one class per domain
- * (data/reads/), exposed as `service.messages`, `service.onChain`, `service.names`, `service.events`
- * and `service.storage`.
+ * (data/reads/), exposed as `service.messages`, `service.onChain`, `service.signers`,
+ * `service.addresses`, `service.names`, `service.events` and `service.storage`.
  */
 import {
   type ActivitySource,
@@ -21,11 +21,13 @@ import type { Accepted, MergeEngine } from "./merge/engine.js";
 import { pruneEvents } from "./data/events.js";
 import { pruneExpiredStorage } from "./jobs.js";
 import { reactorsByAuthor } from "./data/statistics.js";
+import { AddressReads } from "./data/reads/addresses.js";
 import { EventReads } from "./data/reads/events.js";
 import { hubInfo, type HubIdentity, type HubInfo } from "./data/reads/info.js";
 import { MessageReads } from "./data/reads/messages.js";
 import { NameReads } from "./data/reads/names.js";
 import { OnChainReads } from "./data/reads/onchain.js";
+import { SignerReads } from "./data/reads/signers.js";
 import { StorageReads } from "./data/reads/storage.js";
 
 export type { KeyPageRequest } from "./data/paging.js";
@@ -46,6 +48,8 @@ export class HubService implements ActivitySource {
   // Each domain's reads, as the routes and the gRPC API call them (data/reads/).
   readonly messages: MessageReads;
   readonly onChain: OnChainReads;
+  readonly signers: SignerReads;
+  readonly addresses: AddressReads;
   readonly names: NameReads;
   readonly events: EventReads;
   readonly storage: StorageReads;
@@ -63,6 +67,8 @@ export class HubService implements ActivitySource {
     });
     const db = core.database.db;
     this.onChain = new OnChainReads(db);
+    this.signers = new SignerReads(db);
+    this.addresses = new AddressReads(db);
     this.names = new NameReads(db);
     this.events = new EventReads(db);
     this.storage = new StorageReads(db, () => core.now());

@@ -21,3 +21,8 @@ export const USERNAME_PROOF_VERIFIER_ADDRESS: Address = "0xe3be01d99baa8db9905b3
  */
 export const KEY_TYPE_ED25519 = 1;
 export const METADATA_TYPE_SIGNED_KEY_REQUEST = 1;
+/**
+ * KeyRegistry key type of an auth address: a 32-byte key, a 12-byte big-endian index and then the
+ * 20-byte address (docs/reference/contracts.md §5.1).
+ */
+export const KEY_TYPE_AUTH_ADDRESS = 2;

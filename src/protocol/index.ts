@@ -36,3 +36,4 @@ export {
   HubEvent,
 } from "./generated/hub_event.js";
 export { SubmitBulkMessagesRequest } from "./generated/request_response.js";
+export * from "./gaslessKeyBodies.js";

@@ -338,8 +338,8 @@ describe("the everyday commands", () => {
       await run("signer", "list", "--json"),
     );
     assert.deepEqual(listed.signers, [
-      { key: alice.signerPublicKey, inKeystore: false },
-      { key: added.signerPublicKey, inKeystore: true },
+      { key: alice.signerPublicKey, source: "chain", inKeystore: false },
+      { key: added.signerPublicKey, source: "chain", inKeystore: true },
     ]);
     // The new signer signs from now on.
     const cast = lines(await run("cast", "from the new signer"));
@@ -348,6 +348,41 @@ describe("the everyday commands", () => {
     assert.match(
       lines(await run("cast", "remove", castId)).join("\n"),
       new RegExp(`^removed cast ${castId} by Alice @alice \\(fid 1\\) \\(message ${HEX(40)}\\)$`),
+    );
+    // A key added by message: it signs casts, within its scopes only.
+    const gasless = json(
+      await run(
+        "signer",
+        "add",
+        "--gasless",
+        "--app",
+        "bob",
+        "--scopes",
+        "cast-add,reaction-add",
+        "--ttl",
+        "3600",
+        "--json",
+      ),
+    );
+    assert.deepEqual(gasless, {
+      fid: 1,
+      signerPublicKey: gasless.signerPublicKey,
+      requestFid: 2,
+      scopes: [1, 3],
+      ttl: 3600,
+      nonce: 1,
+    });
+    assert.match(lines(await run("cast", "signed by a key added by message")).join("\n"), /^cast 1:/);
+    const follow = await run("follow", "bob");
+    assert.notEqual(follow.status, 0);
+    assert.match(follow.stderr, /message type 5 is not in the scope of the gasless signer/);
+    const all = lines(await run("signer", "list"));
+    assert.equal(all.length, 3);
+    assert.match(
+      all[2]!,
+      new RegExp(
+        `^\\* ${gasless.signerPublicKey} by message \\(app fid 2\\), until \\S+ unless used: cast-add, reaction-add$`,
+      ),
     );
     const rented = json(await run("storage", "rent", "2", "--json"));
     assert.deepEqual(rented, { fid: 1, rented: 2, storageUnits: 3, blockNumber: rented.blockNumber });

@@ -184,6 +184,10 @@ for (const engine of await testEngines()) {
       const event = (await get(url.chain, "/v1/events?from_block=0&limit=1")).body.events[0];
       const hubEvent = (await get(url.hub, "/v1/events?from_event_id=0&pageSize=1")).body.events[0].id;
       const token = Object.keys(new Keystore(dir).requestedKeys())[0];
+      const kai = new Keystore(dir).get("kai").fid;
+      const gasless = (await get(url.hub, `/v1/signersByFid?fid=${kai}`)).body.signers.find(
+        (s: { source: string }) => s.source === "SIGNER_SOURCE_OFFCHAIN",
+      ).key;
       const reads: Record<Part, string[]> = {
         chain: [
           `/v1/addresses/${custody}`,
@@ -211,6 +215,9 @@ for (const engine of await testEngines()) {
           "/v1/userDataByFid?fid=1",
           "/v1/verificationsByFid?fid=1",
           "/v1/onChainSignersByFid?fid=1",
+          `/v1/signersByFid?fid=${kai}`,
+          `/v1/signer?fid=${kai}&signer=${gasless}`,
+          `/v1/fidAddressType?fid=1&address=${custody}`,
           "/v1/onChainEventsByFid?fid=1&event_type=EVENT_TYPE_SIGNER",
           `/v1/onChainIdRegistryEventByAddress?address=${custody}`,
           "/v1/fids",
@@ -241,9 +248,9 @@ for (const engine of await testEngines()) {
       // Reads that are not of the demo's data: documents, health, metrics, streams, a resolver's calls,
       // the client API's HTML pages (test/pages/explorer.test.ts reads them on a seeded stack), and
       // sign-in's, whose channels, nonces and tokens each sign-in makes (test/clientapi/signIn.test.ts,
-      // quickAuth.test.ts and test/pages/signIn.test.ts read them).
+      // quickAuth.test.ts and test/pages/signIn.test.ts read them), and the peers a single node never has.
       const notData =
-        /^\/(openapi\.json|docs|_health|_ready|metrics|ccip\/|v1\/events\/stream|$|fid\/|cast\/|name\/|channel\/|channels$|events$|search$|approve$|assets\/|avatars\/|v1\/channel\/status$|sign-in|verify-jwt$|\.well-known\/)/;
+        /^\/(openapi\.json|docs|_health|_ready|metrics|ccip\/|v1\/events\/stream|$|fid\/|cast\/|name\/|channel\/|channels$|events$|search$|approve$|assets\/|avatars\/|v1\/channel\/status$|sign-in|verify-jwt$|\.well-known\/|v1\/currentPeers$)/;
       for (const part of Object.keys(reads) as Part[]) {
         const routes = stack.routes[part]!.filter((r) => r.method === "GET" && !notData.test(r.url));
         const paths = reads[part].map((path) => path.split("?")[0]!);
@@ -289,6 +296,7 @@ for (const engine of await testEngines()) {
           follows: [34, 0],
           verifications: [2, 0],
           loans: [1, 0],
+          "gasless signers": [1, 0],
           channels: [6, 0],
           "channel follows": [30, 0],
           blocks: [3, 0],

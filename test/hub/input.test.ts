@@ -102,11 +102,11 @@ for (const engine of await testEngines()) {
         ["/v1/castsByFid?fid=1&pageSize=-5", 'query parameter "pageSize" must be >= 0'],
         [
           "/v1/reactionsByFid?fid=1&reaction_type=REACTION_TYPE_HUG",
-          "reaction_type must be one of REACTION_TYPE_LIKE, REACTION_TYPE_RECAST or its number",
+          "reaction_type must be one of REACTION_TYPE_LIKE, REACTION_TYPE_RECAST, Like, Recast or its number",
         ],
         [
           "/v1/reactionsByFid?fid=1&reaction_type=9",
-          "reaction_type must be one of REACTION_TYPE_LIKE, REACTION_TYPE_RECAST or its number",
+          "reaction_type must be one of REACTION_TYPE_LIKE, REACTION_TYPE_RECAST, Like, Recast or its number",
         ],
         [
           "/v1/reactionById?fid=1&target_fid=1&target_hash=0x00",

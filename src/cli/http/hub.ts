@@ -35,6 +35,21 @@ export interface UserNameProofJson {
   type: string;
 }
 
+/** A key of a fid as /v1/signersByFid lists it (the fields the CLI reads). */
+export interface SignerJson {
+  source: "SIGNER_SOURCE_ONCHAIN" | "SIGNER_SOURCE_OFFCHAIN";
+  key: string;
+  scopes?: string[];
+  expiresAt?: number;
+  requestFid?: number;
+}
+
+export interface SignersJson {
+  signers: SignerJson[];
+  nextPageToken?: string;
+  currentUserNonce: number;
+}
+
 export function hubClient(base: string) {
   const sdk = new SdkHubClient(base, sdkOptions());
   // Answers are typed as the few fields the CLI reads (above), a part of what the SDK types.
@@ -49,6 +64,9 @@ export function hubClient(base: string) {
       call<HubPage>(() => sdk.get("/v1/castsByFid", { fid, reverse: "true", pageSize, pageToken })),
     /** The cast, or undefined when the fid has no such cast (never cast, or removed). */
     castById: (fid: number, hash: string) => maybe<HubMessage>(() => sdk.get("/v1/castById", { fid, hash })),
+    /** A page of every key of the fid, on chain and added by message, with its user nonce. */
+    signersByFid: (fid: number, pageToken?: string) =>
+      call<SignersJson>(() => sdk.get("/v1/signersByFid", { fid, pageToken })),
     userDataByFid: (fid: number) => call<HubPage>(() => sdk.get("/v1/userDataByFid", { fid })),
     userNameProofByName: (name: string) =>
       maybe<UserNameProofJson>(() => sdk.get("/v1/userNameProofByName", { name })),

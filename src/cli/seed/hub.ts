@@ -24,7 +24,7 @@ import { demoKey, until } from "./accounts.js";
 import type { Tally } from "./tally.js";
 import { CASTS, URL_LIKES } from "./casts.js";
 import { avatarPath } from "../../explorer/avatar.js";
-import { ACCOUNTS, CHANNELS, HOST, LOAN } from "./world.js";
+import { ACCOUNTS, CHANNELS, GASLESS_SIGNER, HOST, LOAN } from "./world.js";
 
 type Actors = Map<string, Actor>;
 
@@ -244,4 +244,20 @@ export async function seedLoan(context: Context, actors: Actors, tally: Tally): 
     await lendStorage(context, lender, borrower.account.fid, LOAN.units, LOAN.unitType);
   }
   tally.one("loans", !there);
+}
+
+/** The demo's key added by message, unless the app's request for it is there already. */
+export async function seedGaslessSigner(context: Context, actors: Actors, tally: Tally): Promise<void> {
+  const { name, app, scopes, ttlSeconds } = GASLESS_SIGNER;
+  const account = actorOf(actors, name).account;
+  const appAccount = actorOf(actors, app).account;
+  const { signers } = await context.hub.signersByFid(account.fid);
+  const present = signers.some(
+    (s) => s.source === "SIGNER_SOURCE_OFFCHAIN" && s.requestFid === appAccount.fid,
+  );
+  if (!present) {
+    const { addGaslessSigner } = await import("../gaslessSigner.js");
+    await addGaslessSigner(context, { account, app: appAccount, scopes, ttl: ttlSeconds });
+  }
+  tally.one("gasless signers", !present);
 }

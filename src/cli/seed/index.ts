@@ -17,6 +17,7 @@ import {
 import {
   seedCasts,
   seedFollows,
+  seedGaslessSigner,
   seedLoan,
   seedNames,
   seedProfiles,
@@ -49,7 +50,7 @@ function plannedItems(): number {
     ACTIONS.length +
     sum(ACTIONS.map((a) => a.installedBy.length)) +
     BADGE_OVERRIDES.length +
-    3 // the loan, the sponsor, the key request
+    4 // the loan, the sponsor, the key request, the gasless signer
   );
 }
 
@@ -74,6 +75,7 @@ export async function seedDemo(
   await seedFollows(context, byName, tally);
   await seedVerifications(context, byName, tally);
   await seedLoan(context, byName, tally);
+  await seedGaslessSigner(context, byName, tally);
   await seedChannels(context, byName, tally);
   await seedBlocks(context, byName, tally);
   await seedActions(context, byName, tally);

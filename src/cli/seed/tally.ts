@@ -17,6 +17,7 @@ export type Kind =
   | "installs"
   | "sponsors"
   | "key requests"
+  | "gasless signers"
   | "power badges"
   | "badge overrides";
 

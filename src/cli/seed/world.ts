@@ -4,6 +4,7 @@
  * named, never numbered, so the world fits a stack that already has fids of its own. The modules
  * beside it (accounts.ts, hub.ts, clientApi.ts) make it real.
  */
+import { MessageType } from "../../protocol/generated/message.js";
 
 export interface DemoAccount {
   /** The keystore name, and the name registered at the registry. */
@@ -205,6 +206,17 @@ export const SPONSOR = { name: "lou", credits: 1000 };
 
 /** The app with a signed key request pending (for a user to approve), so that its reads answer. */
 export const KEY_REQUEST_APP = "lou";
+
+/**
+ * A key added by message (KEY_ADD) rather than on chain: `app` requested it for `name`, to cast and
+ * react only, for `ttlSeconds` after each use. The account keeps signing with its on-chain key.
+ */
+export const GASLESS_SIGNER = {
+  name: "kai",
+  app: "lou",
+  scopes: [MessageType.CAST_ADD, MessageType.REACTION_ADD],
+  ttlSeconds: 30 * 24 * 3600,
+};
 
 /** Storage units each account rents. */
 export const STORAGE_UNITS = 1;

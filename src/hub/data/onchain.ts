@@ -143,6 +143,18 @@ export async function isRegisteredFid(db: Db, fid: number): Promise<boolean> {
   );
 }
 
+/** The keys of one key type the fid has added and not removed (auth addresses: key type 2). */
+export async function activeKeysOfType(db: Db, fid: number, keyType: number): Promise<Uint8Array[]> {
+  const rows = await db
+    .selectFrom("hub_signers")
+    .select("key")
+    .where("fid", "=", fid)
+    .where("event_type", "=", SignerEventType.ADD)
+    .where("key_type", "=", keyType)
+    .execute();
+  return rows.map((row) => row.key);
+}
+
 /** The fid's custody address, if it is registered. */
 export async function custodyOf(db: Db, fid: number): Promise<Uint8Array | undefined> {
   return (await db.selectFrom("hub_fids").select("custody").where("fid", "=", fid).executeTakeFirst())

@@ -43,10 +43,15 @@ export async function statistics(db: Db) {
     .selectFrom("hub_fname_proofs")
     .select(sql<number | string>`count(*)`.as("n"))
     .executeTakeFirst();
+  const fids = await db
+    .selectFrom("hub_fids")
+    .select(sql<number | string>`count(*)`.as("n"))
+    .executeTakeFirst();
   return {
     numMessages: Number(messages?.n ?? 0),
     numFidEvents: Number(onChain?.n ?? 0),
     numFnameEvents: Number(names?.n ?? 0),
+    numFidRegistrations: Number(fids?.n ?? 0),
   };
 }
 

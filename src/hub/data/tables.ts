@@ -56,6 +56,26 @@ export interface HubTables {
     log_index: number;
     version: number;
   };
+  /** Keys added by KEY_ADD messages: what they may sign (a bit per MessageType) and until when. */
+  hub_gasless_keys: {
+    fid: number;
+    key: Uint8Array;
+    /** The app that requested the key: its nonce counts the key's self-revocations. */
+    request_fid: number;
+    /** Bit n set: the key may sign messages of type n. */
+    scopes: number;
+    /** Seconds the key stays valid after its last use. */
+    ttl: number;
+    nonce: number;
+    /** Protocol seconds: the KEY_ADD's timestamp. */
+    added_at: number;
+    /** Protocol seconds: the newest message it signed, moved at most every few minutes. */
+    last_used_at: number;
+    /** The KEY_ADD message. */
+    message: Uint8Array;
+  };
+  /** Nonce counters of key messages: a fid's user nonce (custody-signed), an app fid's (self-revocations). */
+  hub_key_nonces: { fid: number; user_nonce: number; app_nonce: number };
   /** Registered fids and their custody address (newest register/transfer wins). */
   hub_fids: { fid: number; custody: Uint8Array; block_number: number; log_index: number };
   hub_fname_proofs: {

@@ -30,6 +30,9 @@ import {
   unknownSigner,
 } from "./stateChecks.js";
 import type { Verifier } from "./verify.js";
+import type { KeyAuthority } from "../../protocol/validation/index.js";
+import { gaslessKey, type GaslessKeyRow } from "../data/gaslessKeys.js";
+import { expired, isKeyMessage, markUsed, mergeKeyMessage, outOfScope } from "./gaslessKeys.js";
 
 /** A message that passed every check before its merge, with its JSON rendered once. */
 export type Accepted = Incoming;
@@ -48,6 +51,8 @@ interface Prepared {
   accepted: Accepted;
   /** Reported only if the state checks under the lock pass: the reference checks state first. */
   statelessError: HubError | undefined;
+  /** For a KEY_ADD or KEY_REMOVE that passed: what its EIP-712 signatures recovered. */
+  keyAuthority: KeyAuthority | undefined;
 }
 
 export class MergeEngine {
@@ -121,12 +126,18 @@ export class MergeEngine {
     const data = message.data;
     const networkError = this.#checks.network(data);
     if (networkError !== undefined) throw networkError;
-    const statelessError = await stateless;
+    const verified = await stateless;
+    const statelessError = verified.error;
     if (needsNameCheck(data) && !forValidation) {
       const error = await this.#checks.stateAfterCatchUp(message, statelessError === undefined);
       if (error !== undefined) throw error;
     }
-    if (statelessError === undefined && !forValidation && storeTypeOf(data.type) === undefined) {
+    if (
+      statelessError === undefined &&
+      !forValidation &&
+      storeTypeOf(data.type) === undefined &&
+      !isKeyMessage(data.type)
+    ) {
       throw new HubError("bad_request.validation_failure", "invalid message type");
     }
     return {
@@ -138,6 +149,7 @@ export class MergeEngine {
         json: writeMessageJson(message, this.core.profile),
       },
       statelessError,
+      keyAuthority: verified.keyAuthority,
     };
   }
 
@@ -190,18 +202,41 @@ export class MergeEngine {
       const message = prepared.accepted.message;
       const fid = message.data.fid;
       if (!registered.has(fid)) results.push(unknownFid(fid));
-      else if (!active.has(signerId(fid, message.signer))) results.push(unknownSigner(message.signer, fid));
-      else if (prepared.statelessError !== undefined) results.push(prepared.statelessError);
-      else results.push(await this.#mergeWithinRate(ctx, prepared.accepted));
+      else if (isKeyMessage(message.data.type)) {
+        // Authorised by the custody or the key itself (mergeKeyMessage), not by a key already held.
+        results.push(prepared.statelessError ?? (await this.#mergeWithinRate(ctx, prepared)));
+      } else if (active.has(signerId(fid, message.signer))) {
+        results.push(prepared.statelessError ?? (await this.#mergeWithinRate(ctx, prepared)));
+      } else {
+        // Looked up one by one and only here: an earlier message of the group may have added it.
+        const key = await gaslessKey(ctx.trx, fid, message.signer);
+        if (key === undefined) results.push(unknownSigner(message.signer, fid));
+        else results.push(await this.#mergeByGaslessKey(ctx, prepared, key));
+      }
     }
     return results;
+  }
+
+  async #mergeByGaslessKey(
+    ctx: MergeContext,
+    prepared: Prepared,
+    key: GaslessKeyRow,
+  ): Promise<HubError | undefined> {
+    const data = prepared.accepted.message.data;
+    // The successor's order: the key's scopes with the signer, its lifetime after every other check.
+    const refused = outOfScope(key, data.type) ?? prepared.statelessError ?? expired(key, ctx.nowMs);
+    if (refused !== undefined) return refused;
+    const refusal = await this.#mergeWithinRate(ctx, prepared);
+    if (refusal === undefined) await markUsed(ctx, key, data.timestamp);
+    return refusal;
   }
 
   /**
    * Steps 9 to 11 of docs/reference/protocol-rules.md §3, in that order: storage units (and a store's
    * own rule over them), the fid's rate limit, the merge. Returns the refusal, if any.
    */
-  async #mergeWithinRate(ctx: MergeContext, accepted: Accepted): Promise<HubError | undefined> {
+  async #mergeWithinRate(ctx: MergeContext, prepared: Prepared): Promise<HubError | undefined> {
+    const accepted = prepared.accepted;
     const data = accepted.message.data;
     const fid = data.fid;
     try {
@@ -210,7 +245,8 @@ export class MergeEngine {
       if (refusal !== undefined) return refusal;
       const limited = this.rateLimit.check(fid, storage.total, ctx.nowMs);
       if (limited !== undefined) return limited;
-      await mergeMessage(ctx, accepted);
+      if (prepared.keyAuthority !== undefined) await mergeKeyMessage(ctx, accepted, prepared.keyAuthority);
+      else await mergeMessage(ctx, accepted);
     } catch (error) {
       if (error instanceof HubError) return error;
       throw error;

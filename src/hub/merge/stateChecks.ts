@@ -12,6 +12,8 @@ import type { HubCore } from "../core.js";
 import { nameServiceProofError, usernameError } from "../data/names.js";
 import { NameRecoveries } from "../follow/nameRecovery.js";
 import { isActiveSigner, isRegisteredFid } from "../data/onchain.js";
+import { gaslessKey } from "../data/gaslessKeys.js";
+import { expired, isKeyMessage, outOfScope } from "./gaslessKeys.js";
 
 /** What the checks may ask for when the hub's state looks behind. */
 export interface FollowerNudge {
@@ -53,6 +55,19 @@ export class StateChecks {
     private readonly catchUp: FollowerNudge,
   ) {}
 
+  /**
+   * Step 3: the signer is an active key of the fid, on chain or added by message (and then within
+   * its scopes and lifetime). Key messages are authorised by their own signatures instead.
+   */
+  async #signer(message: MessageWithData): Promise<HubError | undefined> {
+    const data = message.data;
+    const db = this.core.database.db;
+    if (isKeyMessage(data.type) || (await isActiveSigner(db, data.fid, message.signer))) return undefined;
+    const key = await gaslessKey(db, data.fid, message.signer);
+    if (key === undefined) return unknownSigner(message.signer, data.fid);
+    return outOfScope(key, data.type) ?? expired(key, this.core.now());
+  }
+
   network(data: MessageData): HubError | undefined {
     if (data.network === this.core.network) return undefined;
     const names = profileNames(this.core.profile).network;
@@ -84,7 +99,8 @@ export class StateChecks {
     const data = message.data;
     const db = this.core.database.db;
     if (!(await isRegisteredFid(db, data.fid))) return unknownFid(data.fid);
-    if (!(await isActiveSigner(db, data.fid, message.signer))) return unknownSigner(message.signer, data.fid);
+    const signerError = await this.#signer(message);
+    if (signerError !== undefined) return signerError;
     if (!signed) return undefined;
     const username = data.userDataBody;
     if (

@@ -9,6 +9,7 @@ import type { Histogram } from "prom-client";
 import { HubError, isHubErrorCode, type HubErrorCode } from "../../protocol/errors.js";
 import { decodeMessage } from "../../protocol/message.js";
 import type { NamingProfile } from "../../protocol/naming.js";
+import type { KeyAuthority } from "../../protocol/validation/index.js";
 import { validateMessage } from "../../protocol/validation/index.js";
 import { siblingModule, spawnWorker } from "../../workers.js";
 
@@ -20,7 +21,8 @@ export interface VerifyRequest {
 }
 
 export type VerifyVerdict =
-  { id: number; errCode: HubErrorCode; message: string } | { id: number; errCode: null };
+  | { id: number; errCode: HubErrorCode; message: string }
+  | { id: number; errCode: null; keyAuthority?: KeyAuthority };
 
 /**
  * A batch as it crosses to a worker: the messages back to back in one buffer, transferred rather
@@ -33,10 +35,11 @@ export interface VerifyBatch {
   nows: Float64Array;
 }
 
-/** A worker's answer: the ids that passed, and the failures with their errors. */
+/** A worker's answer: the ids that passed, the failures with their errors, what key messages' signatures recovered. */
 export interface VerifyReply {
   passed: Float64Array;
   failed: { id: number; errCode: HubErrorCode; message: string }[];
+  keyAuthorities: { id: number; authority: KeyAuthority }[];
 }
 
 function packBatch(requests: readonly VerifyRequest[]): VerifyBatch {
@@ -72,14 +75,17 @@ export async function validateBatch(batch: VerifyBatch, profile: NamingProfile):
   );
   const passed = new Float64Array(verdicts.filter((v) => v.errCode === null).map((v) => v.id));
   const failed = verdicts.flatMap((v) => (v.errCode === null ? [] : [v]));
-  return { passed, failed };
+  const keyAuthorities = verdicts.flatMap((v) =>
+    v.errCode === null && v.keyAuthority !== undefined ? [{ id: v.id, authority: v.keyAuthority }] : [],
+  );
+  return { passed, failed, keyAuthorities };
 }
 
 async function validateBytes(request: VerifyRequest, profile: NamingProfile): Promise<VerifyVerdict> {
   try {
     const { message, dataBytes } = decodeMessage(request.bytes);
     const result = await validateMessage(message, dataBytes, { now: () => request.now, profile });
-    if (result.ok) return { id: request.id, errCode: null };
+    if (result.ok) return { id: request.id, errCode: null, keyAuthority: result.keyAuthority };
     return { id: request.id, errCode: result.error.errCode, message: result.error.message };
   } catch (error) {
     if (error instanceof HubError) return { id: request.id, errCode: error.errCode, message: error.message };
@@ -87,23 +93,33 @@ async function validateBytes(request: VerifyRequest, profile: NamingProfile): Pr
   }
 }
 
+/** The verdict of the stateless checks: the refusal, or for a key message what its signatures recovered. */
+export interface Verified {
+  error?: HubError;
+  keyAuthority?: KeyAuthority;
+}
+
+/** The verdict of every message that passed and carries no key authority. */
+const PASSED: Verified = Object.freeze({});
+
 export interface Verifier {
-  /** The stateless validation error of the message, or undefined when it is valid. */
-  validate(bytes: Uint8Array, now: number): Promise<HubError | undefined>;
+  validate(bytes: Uint8Array, now: number): Promise<Verified>;
   /** Messages waiting for a free thread (GET /metrics). */
   readonly queued: number;
   close(): Promise<void>;
 }
 
-function toError(verdict: VerifyVerdict): HubError | undefined {
-  if (verdict.errCode === null) return undefined;
+function toVerified(verdict: VerifyVerdict): Verified {
+  if (verdict.errCode === null) {
+    return verdict.keyAuthority === undefined ? PASSED : { keyAuthority: verdict.keyAuthority };
+  }
   const code = isHubErrorCode(verdict.errCode) ? verdict.errCode : "bad_request.validation_failure";
-  return new HubError(code, verdict.message);
+  return { error: new HubError(code, verdict.message) };
 }
 
 function inlineVerifier(profile: NamingProfile): Verifier {
   return {
-    validate: async (bytes, now) => toError(await validateBytes({ id: 0, bytes, now }, profile)),
+    validate: async (bytes, now) => toVerified(await validateBytes({ id: 0, bytes, now }, profile)),
     queued: 0,
     close: async () => undefined,
   };
@@ -118,7 +134,7 @@ interface Waiting {
   request: VerifyRequest;
   /** Workers that died holding this request. */
   losses: number;
-  resolve(error: HubError | undefined): void;
+  resolve(verified: Verified): void;
   reject(error: Error): void;
 }
 
@@ -132,8 +148,8 @@ const BATCHES_PER_WORKER = 2;
 /** Workers in a row that may die before they are ready before the pool stops starting new ones. */
 const MAX_FAILED_STARTS = 3;
 
-function unavailable(reason: string): HubError {
-  return new HubError("unavailable", `the message could not be verified: ${reason}`);
+function unavailable(reason: string): Verified {
+  return { error: new HubError("unavailable", `the message could not be verified: ${reason}`) };
 }
 
 /**
@@ -174,7 +190,7 @@ export class WorkerPool implements Verifier {
     return this.#queue.length;
   }
 
-  validate(bytes: Uint8Array, now: number): Promise<HubError | undefined> {
+  validate(bytes: Uint8Array, now: number): Promise<Verified> {
     if (this.#workers.length === 0) return Promise.resolve(unavailable("no verifier thread is running"));
     const id = this.#nextId++;
     // Idle workers do not keep the process alive; busy ones do, until their answers arrive.
@@ -198,13 +214,17 @@ export class WorkerPool implements Verifier {
         for (let i = 0; i < BATCHES_PER_WORKER; i++) this.#free.push(worker);
       } else {
         const held = this.#held.get(worker)!;
-        for (const id of reply.passed) {
+        for (const { id, authority } of reply.keyAuthorities) {
           held.delete(id);
-          this.#settle(id, undefined);
+          this.#settle(id, { keyAuthority: authority });
+        }
+        for (const id of reply.passed) {
+          // Settled above when it carried an authority: settling is once per id.
+          if (held.delete(id)) this.#settle(id, PASSED);
         }
         for (const verdict of reply.failed) {
           held.delete(verdict.id);
-          this.#settle(verdict.id, toError(verdict));
+          this.#settle(verdict.id, toVerified(verdict));
         }
         this.#free.push(worker);
       }
@@ -251,10 +271,10 @@ export class WorkerPool implements Verifier {
     });
   }
 
-  #settle(id: number, error: HubError | undefined): void {
+  #settle(id: number, verified: Verified): void {
     const waiting = this.#waiting.get(id);
     this.#waiting.delete(id);
-    waiting?.resolve(error);
+    waiting?.resolve(verified);
   }
 
   /** Shares the queue among the workers that may take a batch, one batch each. */

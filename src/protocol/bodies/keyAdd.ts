@@ -1,5 +1,6 @@
-import { KeyAddBody } from "../generated/message.js";
+import { MessageType, KeyAddBody } from "../generated/message.js";
 import { toBase64Json, toHexJson } from "../json/bytes.js";
+import { validateKeyAddBody } from "../validation/gaslessKey.js";
 import type { BodyKind } from "./bodyKind.js";
 
 export interface KeyAddBodyJson {
@@ -15,11 +16,12 @@ export interface KeyAddBodyJson {
   ttl: number;
 }
 
-/** Refused (`invalid message type`) as the reference hub refused it: gasless keys are not implemented. */
+/** A gasless key message (docs/reference/gasless-signers.md); its EIP-712 signatures are checked after the envelope's. */
 export const keyAdd = {
   field: "keyAddBody",
   fieldNumber: 19,
-  types: [],
+  types: [MessageType.KEY_ADD],
+  validate: validateKeyAddBody,
   render: (body) => ({
     key: toHexJson(body.key),
     keyType: body.keyType,

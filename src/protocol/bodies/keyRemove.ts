@@ -1,5 +1,6 @@
-import { KeyRemoveBody } from "../generated/message.js";
+import { MessageType, KeyRemoveBody } from "../generated/message.js";
 import { toBase64Json, toHexJson } from "../json/bytes.js";
+import { validateKeyRemoveBody } from "../validation/gaslessKey.js";
 import type { BodyKind } from "./bodyKind.js";
 
 export interface KeyRemoveBodyJson {
@@ -10,11 +11,12 @@ export interface KeyRemoveBodyJson {
   nonce: number;
 }
 
-/** Refused (`invalid message type`) as the reference hub refused it: gasless keys are not implemented. */
+/** A gasless key message (docs/reference/gasless-signers.md); its EIP-712 signatures are checked after the envelope's. */
 export const keyRemove = {
   field: "keyRemoveBody",
   fieldNumber: 20,
-  types: [],
+  types: [MessageType.KEY_REMOVE],
+  validate: validateKeyRemoveBody,
   render: (body) => ({
     key: toHexJson(body.key),
     signature: toBase64Json(body.signature),

@@ -37,6 +37,14 @@ export async function recoverDigestSigner(
   }
 }
 
+/** Signer of EIP-712 typed data, or undefined for a signature that cannot be recovered. */
+export async function recoverTypedDataSigner(
+  typedData: TypedDataDefinition,
+  signature: SignatureInput,
+): Promise<Address | undefined> {
+  return recoverDigestSigner((await viem()).hashTypedData(typedData), signature);
+}
+
 /**
  * Which profile's domain the signature was made under, trying `preferred` first. A client of
  * either ecosystem may have produced it; binary data is identical, only the domain name differs.
@@ -48,9 +56,8 @@ export async function matchProfile(
   expectedSigner: Address,
 ): Promise<NamingProfile | undefined> {
   const expected = expectedSigner.toLowerCase();
-  const { hashTypedData } = await viem();
   for (const profile of profilesFrom(preferred)) {
-    const signer = await recoverDigestSigner(hashTypedData(build(profile)), signature);
+    const signer = await recoverTypedDataSigner(build(profile), signature);
     if (signer !== undefined && signer.toLowerCase() === expected) return profile;
   }
   return undefined;

@@ -51,6 +51,11 @@ export const REACTION_TYPE_NAMES = table({
   1: "REACTION_TYPE_LIKE",
   2: "REACTION_TYPE_RECAST",
 });
+/**
+ * The successor node's spelling of reaction types in query parameters: its enum's variant names,
+ * matched exactly ("like" is not one). Never written, only read.
+ */
+export const REACTION_TYPE_SHORT_NAMES = table({ 1: "Like", 2: "Recast" });
 export const PROTOCOL_NAMES = table({ 0: "PROTOCOL_ETHEREUM", 1: "PROTOCOL_SOLANA" });
 export const STORAGE_UNIT_TYPE_NAMES = table({
   0: "UNIT_TYPE_LEGACY",

@@ -25,6 +25,22 @@ export interface ValidMessage {
   signedOver: "hash" | "dataBytes";
   /** For Ethereum verification claims: the profile whose EIP-712 domain the claim was signed under. */
   claimProfile?: NamingProfile;
+  /** For KEY_ADD and KEY_REMOVE: who their EIP-712 signatures say authorised them. */
+  keyAuthority?: KeyAuthority;
+}
+
+/**
+ * The addresses a key message's EIP-712 signatures recover to, for the merge to compare with the
+ * custody addresses it holds (gaslessKey.ts).
+ */
+export interface KeyAuthority {
+  /**
+   * Lowercase addresses the custody signature recovers to: one for a KEY_ADD (under the domain its
+   * request was signed under), one per naming profile for a KEY_REMOVE, none for a self-revocation.
+   */
+  custody: readonly `0x${string}`[];
+  /** KEY_ADD: the app that requested the key and the lowercase address that signed its request. */
+  request?: { fid: number; signer: `0x${string}` };
 }
 
 export interface InvalidMessage {

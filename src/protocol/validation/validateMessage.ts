@@ -13,6 +13,7 @@ import { blake3_20, bytesEqual } from "../hash.js";
 import { makeTsHash } from "../message.js";
 import { NEUTRAL } from "../naming.js";
 import { invalid } from "./errors.js";
+import { recoverKeyAuthority } from "./gaslessKey.js";
 import { validateMessageData } from "./messageData.js";
 import type { ValidationOptions, ValidationResult } from "./types.js";
 import { verifyUsernameProofSignature } from "./usernameProof.js";
@@ -102,6 +103,12 @@ async function validate(
     );
     if (proofError !== undefined) return fail(proofError);
   }
+  let keyAuthority;
+  if (data.type === MessageType.KEY_ADD || data.type === MessageType.KEY_REMOVE) {
+    const outcome = await recoverKeyAuthority({ ...message, data }, options.profile ?? NEUTRAL);
+    if (outcome instanceof HubError) return fail(outcome);
+    keyAuthority = outcome;
+  }
 
   const result: ValidationResult = {
     ok: true,
@@ -113,6 +120,7 @@ async function validate(
     signedOver,
   };
   if (claimProfile !== undefined) result.claimProfile = claimProfile;
+  if (keyAuthority !== undefined) result.keyAuthority = keyAuthority;
   return result;
 }
 

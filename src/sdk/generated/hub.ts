@@ -1084,7 +1084,7 @@ export interface paths {
         };
         /**
          * Hub info
-         * @description The hub's version, network and, with dbstats, its counts.
+         * @description The hub's version, network and shards (one), and with dbstats the reference hub's counts.
          */
         get: {
             parameters: {
@@ -1116,6 +1116,125 @@ export interface paths {
                             };
                             peerId?: string;
                             hubOperatorFid?: number;
+                            numShards?: number;
+                            shardInfos?: {
+                                shardId: number;
+                                /** @description Its newest block: 0, castnet makes none. */
+                                maxHeight: number;
+                                /** @description Messages, on-chain events and fname proofs: what the successor's sync trie counts. */
+                                numMessages: number;
+                                numFidRegistrations: number;
+                                /** @description Bytes the database takes, approximately. */
+                                approxSize: number;
+                                blockDelay: number;
+                                /** @description 0: a submit is merged before it is answered. */
+                                mempoolSize: number;
+                            }[];
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description No such message, event, proof or fid (errCode not_found). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A caller or fid over its rate limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description Not implemented by castnet (errCode not_implemented). */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/currentPeers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Connected peers
+         * @description The peers the hub gossips with, as the successor node lists them: castnet is a single node, so none.
+         */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            contacts: Record<string, never>[];
+                            peers: Record<string, never>[];
                         };
                     };
                 };
@@ -1989,6 +2108,7 @@ export interface paths {
                     target_fid?: number;
                     target_hash?: string;
                     target_url?: string;
+                    /** @description REACTION_TYPE_LIKE or REACTION_TYPE_RECAST, Like or Recast, 1 or 2. */
                     reaction_type: string;
                 };
                 header?: never;
@@ -2094,6 +2214,7 @@ export interface paths {
             parameters: {
                 query: {
                     fid: number;
+                    /** @description REACTION_TYPE_LIKE or REACTION_TYPE_RECAST, Like or Recast, 1 or 2. */
                     reaction_type?: string;
                     pageSize?: number;
                     page_size?: number;
@@ -2209,6 +2330,7 @@ export interface paths {
                 query: {
                     target_fid: number;
                     target_hash: string;
+                    /** @description REACTION_TYPE_LIKE or REACTION_TYPE_RECAST, Like or Recast, 1 or 2. */
                     reaction_type?: string;
                     pageSize?: number;
                     page_size?: number;
@@ -2323,6 +2445,7 @@ export interface paths {
             parameters: {
                 query: {
                     url: string;
+                    /** @description REACTION_TYPE_LIKE or REACTION_TYPE_RECAST, Like or Recast, 1 or 2. */
                     reaction_type?: string;
                     pageSize?: number;
                     page_size?: number;
@@ -3469,6 +3592,388 @@ export interface paths {
                                 /** @description Units other fids' loans give it. */
                                 borrowedUnitSize: number;
                             }[];
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description No such message, event, proof or fid (errCode not_found). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A caller or fid over its rate limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description Not implemented by castnet (errCode not_implemented). */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One key of a fid
+         * @description An active key of the fid, added on chain or by a KEY_ADD message.
+         */
+        get: {
+            parameters: {
+                query: {
+                    fid: number;
+                    signer: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            signer: {
+                                /** @enum {string} */
+                                source: "SIGNER_SOURCE_ONCHAIN" | "SIGNER_SOURCE_OFFCHAIN";
+                                /** @description The Ed25519 public key, 0x hex. */
+                                key: string;
+                                keyType: number;
+                                fid: number;
+                                /** @description Unix seconds. */
+                                addedAt?: number;
+                                /** @description Unix seconds; keys added by message. */
+                                lastUsedAt?: number;
+                                /** @description Seconds the key lives after its last use; keys added by message. */
+                                ttl?: number;
+                                /** @description Unix seconds: lastUsedAt + ttl. */
+                                expiresAt?: number;
+                                /** @description The message types it may sign. */
+                                scopes?: string[];
+                                /** @description The app that requested the key. */
+                                requestFid?: number;
+                                /** @description The user nonce of its KEY_ADD. */
+                                nonce?: number;
+                                onChainEvent?: components["schemas"]["OnChainEvent"];
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description No such message, event, proof or fid (errCode not_found). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A caller or fid over its rate limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description Not implemented by castnet (errCode not_implemented). */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/signersByFid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every key of a fid
+         * @description The fid's active keys, on-chain ones first, then those added by message; the fid's user nonce, and the app nonces of requesterFids.
+         */
+        get: {
+            parameters: {
+                query: {
+                    fid: number;
+                    requesterFids?: number[];
+                    requester_fids?: number[];
+                    pageSize?: number;
+                    page_size?: number;
+                    pageToken?: string;
+                    page_token?: string;
+                    reverse?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            signers: {
+                                /** @enum {string} */
+                                source: "SIGNER_SOURCE_ONCHAIN" | "SIGNER_SOURCE_OFFCHAIN";
+                                /** @description The Ed25519 public key, 0x hex. */
+                                key: string;
+                                keyType: number;
+                                fid: number;
+                                /** @description Unix seconds. */
+                                addedAt?: number;
+                                /** @description Unix seconds; keys added by message. */
+                                lastUsedAt?: number;
+                                /** @description Seconds the key lives after its last use; keys added by message. */
+                                ttl?: number;
+                                /** @description Unix seconds: lastUsedAt + ttl. */
+                                expiresAt?: number;
+                                /** @description The message types it may sign. */
+                                scopes?: string[];
+                                /** @description The app that requested the key. */
+                                requestFid?: number;
+                                /** @description The user nonce of its KEY_ADD. */
+                                nonce?: number;
+                                onChainEvent?: components["schemas"]["OnChainEvent"];
+                            }[];
+                            /** @description Absent on the last page. */
+                            nextPageToken?: string;
+                            gaslessSignerCount: number;
+                            gaslessSignerLimit: number;
+                            currentUserNonce: number;
+                            /** @description App nonce by requester fid. */
+                            requesterFidNonces?: {
+                                [key: string]: number;
+                            };
+                        };
+                    };
+                };
+                /** @description The request is malformed or fails the route's schema. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description No such message, event, proof or fid (errCode not_found). */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The request's Host is a name this part does not serve (--allowed-hosts). */
+                421: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A caller or fid over its rate limit. */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description A fault in the part. */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description Not implemented by castnet (errCode not_implemented). */
+                501: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+                /** @description The part is shutting down. */
+                503: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["HubError"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fidAddressType": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Address type
+         * @description Whether an address is the fid's custody address, one of its auth addresses (a key of type 2 it added on chain and has not removed) or an address it verified. The address is hex (0x optional): 20 bytes, or 32 for a Solana address or an auth address's key as the chain holds it.
+         */
+        get: {
+            parameters: {
+                query: {
+                    fid: number;
+                    address: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            is_custody: boolean;
+                            is_auth: boolean;
+                            is_verified: boolean;
                         };
                     };
                 };

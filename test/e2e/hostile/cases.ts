@@ -59,7 +59,12 @@ function parameterCases(route: Route): Case[] {
       add(`${name}=${h.value.slice(0, 40)}`, withQuery(path, [...others, [name, h.value]]), h.expect);
     }
     const value = param.valid === undefined ? "1" : enc(param.valid);
-    add(`${name} twice`, withQuery(path, [...others, [name, value], [name, value]]), "refuse");
+    if (param.maxItems === undefined) {
+      add(`${name} twice`, withQuery(path, [...others, [name, value], [name, value]]), "refuse");
+    } else {
+      const many = Array.from({ length: param.maxItems + 1 }, () => [name, value] as const);
+      add(`${name} past its ${param.maxItems} values`, withQuery(path, [...others, ...many]), "refuse");
+    }
     add(
       `${name}[]`,
       withQuery(path, [...others, [`${name}%5B%5D`, value]]),

@@ -11,6 +11,8 @@ import type { Field, FieldKind, Param, ParamKind } from "./values.js";
 
 interface PropertySchema {
   type?: string | string[];
+  items?: PropertySchema;
+  maxItems?: number;
   enum?: readonly unknown[];
   examples?: readonly unknown[];
   maxLength?: number;
@@ -29,6 +31,8 @@ function typeOf(property: PropertySchema): string {
 
 function paramKind(property: PropertySchema): ParamKind {
   if (property.enum !== undefined) return "enum";
+  // A list parameter: each value of it is swept as its items are.
+  if (typeOf(property) === "array") return paramKind(property.items ?? {});
   switch (typeOf(property)) {
     case "integer":
     case "number":
@@ -73,6 +77,7 @@ function params(schema: unknown): {
       required: isRequired,
       // Optional inputs stay out of the baseline unless the route gives an example of them.
       valid: isRequired || property.examples !== undefined ? String(neutralValue(property)) : undefined,
+      ...(property.maxItems === undefined ? {} : { maxItems: property.maxItems }),
     };
     if (property.enum !== undefined) enums[name] = property.enum.map(String);
   }

@@ -21,6 +21,8 @@ import {
   type Envelope,
 } from "./protobuf.js";
 import type { Fixtures, Route } from "./routes.js";
+const protocolSeconds = () => Math.floor(Date.now() / 1000) - 1_609_459_200;
+
 interface SignedCase {
   label: string;
   bytes: Uint8Array;
@@ -128,6 +130,50 @@ async function signedCases(fx: Fixtures): Promise<SignedCase[]> {
       body: pbBytes(7, [...pbInt(1, 1), ...pbText(3, `https://e.example/${"x".repeat(1000)}`)]),
     }),
   );
+  // Gasless keys: a KEY_ADD for a fresh key (its envelope signed by alice's key, so by a key that is
+  // not the one added) and removals, each breaking one rule; none may cost a chain read or a write.
+  const keyAdd = (fields: number[]) =>
+    data({
+      type: MESSAGE_TYPE.keyAdd,
+      body: pbBytes(19, [
+        ...pbBytes(1, RANDOM.bytes(32)),
+        ...pbInt(2, 1),
+        ...pbBytes(3, RANDOM.bytes(65)),
+        ...pbInt(4, protocolSeconds() + 600),
+        ...pbInt(5, 1),
+        ...pbInt(7, 1),
+        ...fields,
+      ]),
+    });
+  const metadata = pbBytes(6, RANDOM.bytes(160));
+  const scope = (type: number) => pbInt(9, type);
+  await certain("KEY_ADD with garbage metadata", keyAdd([...metadata, ...scope(1), ...pbInt(10, 600)]));
+  await certain(
+    "KEY_ADD with 17 scopes",
+    keyAdd([...metadata, ...Array.from({ length: 17 }, () => scope(1)).flat(), ...pbInt(10, 600)]),
+  );
+  await certain("KEY_ADD granting KEY_ADD", keyAdd([...metadata, ...scope(16), ...pbInt(10, 600)]));
+  await certain("KEY_ADD without scopes", keyAdd([...metadata, ...pbInt(10, 600)]));
+  await certain("KEY_ADD with ttl 0", keyAdd([...metadata, ...scope(1)]));
+  await certain(
+    "KEY_ADD with a ttl past 90 days",
+    keyAdd([...metadata, ...scope(1), ...pbInt(10, 7_776_001)]),
+  );
+  await certain("KEY_ADD without metadata", keyAdd([...scope(1), ...pbInt(10, 600)]));
+  const keyRemove = (signatureType: number, signature: ArrayLike<number>) =>
+    data({
+      type: MESSAGE_TYPE.keyRemove,
+      body: pbBytes(20, [
+        ...pbBytes(1, RANDOM.bytes(32)),
+        ...pbBytes(2, signature),
+        ...pbInt(3, signatureType),
+        ...pbInt(4, protocolSeconds() + 600),
+        ...pbInt(5, 1),
+      ]),
+    });
+  await certain("KEY_REMOVE of signature type 9", keyRemove(9, RANDOM.bytes(65)));
+  await certain("KEY_REMOVE of another key by itself", keyRemove(2, []));
+  await certain("KEY_REMOVE with a forged custody signature", keyRemove(1, RANDOM.bytes(65)));
   await certain(
     'link of type ""',
     data({ type: MESSAGE_TYPE.linkAdd, body: pbBytes(14, [...pbText(1, ""), ...pbInt(3, fx.bob.fid)]) }),

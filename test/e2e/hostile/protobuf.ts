@@ -36,6 +36,8 @@ export const MESSAGE_TYPE = {
   linkAdd: 5,
   verificationAdd: 7,
   userDataAdd: 11,
+  keyAdd: 16,
+  keyRemove: 17,
 };
 const MAINNET = 1;
 const PROTOCOL_EPOCH_S = 1609459200;

@@ -17,6 +17,7 @@ export const DERIVED_ON_PURPOSE: readonly string[] = [
   "registry GET /_health",
   "registry GET /_ready",
   "hub GET /v1/info",
+  "hub GET /v1/currentPeers",
   "hub GET /_health",
   "hub GET /_ready",
   "api GET /_health",
@@ -96,7 +97,7 @@ const apiPaging = (): Record<string, Param> => ({
   cursor: { kind: "cursor" },
 });
 
-const REACTION_TYPES = ["REACTION_TYPE_LIKE", "REACTION_TYPE_RECAST", "1", "2"];
+const REACTION_TYPES = ["REACTION_TYPE_LIKE", "REACTION_TYPE_RECAST", "Like", "Recast", "1", "2"];
 const EVENT_TYPES = ["EVENT_TYPE_SIGNER", "EVENT_TYPE_ID_REGISTER", "1", "2", "3", "4"];
 const USER_DATA_TYPES = ["USER_DATA_TYPE_PFP", "USER_DATA_TYPE_USERNAME", "1", "6"];
 
@@ -305,6 +306,34 @@ export function routes(fx: Fixtures): Route[] {
     hub("/v1/onChainIdRegistryEventByAddress", {
       address: { kind: "hex20", valid: fx.alice.custodyAddress, required: true },
     }),
+    hub(
+      "/v1/fidAddressType",
+      {
+        fid: { kind: "uint", valid: alice, required: true },
+        address: { kind: "address", valid: fx.alice.custodyAddress, required: true },
+      },
+      {
+        extra: () => [
+          {
+            label: "an auth address's 32-byte key",
+            req: {
+              method: "GET",
+              path: `/v1/fidAddressType?fid=${alice}&address=0x${"00".repeat(12)}${fx.alice.custodyAddress.slice(2)}`,
+            },
+            expect: "either",
+          },
+          {
+            // The successor reads hex only; a base58 Solana address is not hex.
+            label: "a base58 address",
+            req: {
+              method: "GET",
+              path: `/v1/fidAddressType?fid=${alice}&address=7EcDhSYGxXyscszYEp35KHN8vvw3svAuLKTzXwCFLtV`,
+            },
+            expect: "refuse",
+          },
+        ],
+      },
+    ),
     hub("/v1/fids", paging()),
     hub("/v1/storageLimitsByFid", { fid: { kind: "uint", valid: alice, required: true } }),
     hub("/v1/userNameProofByName", { name: { kind: "text", valid: fx.aliceName, required: true } }),

@@ -27,6 +27,8 @@ export interface Param {
   /** The baseline's value (raw); undefined: absent from the baseline, only sent hostile. */
   valid?: string;
   required?: boolean;
+  /** A list parameter, given once per value, of at most this many. */
+  maxItems?: number;
 }
 
 interface Hostile {

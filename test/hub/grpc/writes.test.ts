@@ -155,10 +155,15 @@ for (const engine of await testEngines()) {
       assert.equal(badToken.errCode, "bad_request.invalid_param");
     });
 
-    it("answers the peer-to-peer methods UNIMPLEMENTED, saying why", async () => {
-      const answer = refused(await rpc.client.getConnectedPeers({}));
+    it("answers the peer-to-peer methods UNIMPLEMENTED, saying why, and lists no connected peers", async () => {
+      const answer = refused(await rpc.client.getShardChunks({ shardId: 1, startBlockNumber: 0 }));
       assert.equal(answer.errCode, "not_implemented");
-      assert.match(answer.message, /GetConnectedPeers is not implemented: castnet is a single local node/);
+      assert.equal(
+        answer.message,
+        "GetShardChunks is not implemented: castnet is a single local node: it has no blocks, shard chunks or sync trie",
+      );
+      // A single node has no peers: an empty list rather than a refusal.
+      assert.deepEqual(ok(await rpc.client.getConnectedPeers({})), { contacts: [] });
     });
   });
 

@@ -60,11 +60,15 @@ export interface PagingFields {
 /** Message lists are keyed by tsHash: 4 bytes of timestamp, 20 of hash. */
 export const MESSAGE_KEY_LENGTH = 24;
 
-/** A request's page; its token is the key of the previous page's last item, of `keyLength` bytes. */
-export function pageOf(request: PagingFields, keyLength: number): KeyPageRequest {
+/**
+ * A request's page; its token is the key of the previous page's last item, of `keyLength` bytes (or
+ * one of those lengths, for a list of items of several kinds).
+ */
+export function pageOf(request: PagingFields, keyLength: number | readonly number[]): KeyPageRequest {
   const token = request.pageToken;
   const after = token === undefined || token.length === 0 ? undefined : token;
-  if (after !== undefined && after.length !== keyLength) {
+  const lengths = typeof keyLength === "number" ? [keyLength] : keyLength;
+  if (after !== undefined && !lengths.includes(after.length)) {
     throw new HubError("bad_request.invalid_param", "pageToken is not a page token this hub gave out");
   }
   return { pageSize: pageSizeOf(request.pageSize), reverse: request.reverse === true, after };

@@ -14,6 +14,7 @@ import { type ConnectionLimits, connectionLimits } from "../../../http/index.js"
 import { once } from "../../../once.js";
 import type { CredentialCheck } from "../auth.js";
 import type { StreamLimits } from "../routes/options.js";
+import { addressHandlers } from "./addresses.js";
 import { backfillHandlers } from "./backfill.js";
 import type { GrpcContext } from "./call.js";
 import { callLimits, encodedOnce, MAX_BULK_REQUEST_BYTES } from "./callLimits.js";
@@ -107,6 +108,7 @@ export function createGrpcServer(ctx: GrpcContext, options: GrpcServerOptions = 
     ...verificationHandlers(ctx),
     ...proofHandlers(ctx),
     ...onChainHandlers(ctx),
+    ...addressHandlers(ctx),
     ...backfillHandlers(ctx),
   });
   const unimplemented = unimplementedService();

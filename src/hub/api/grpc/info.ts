@@ -1,6 +1,12 @@
-/** GetInfo and GetFids. castnet is one node with one shard of data; it reports that shard as shard 1. */
-import { sql } from "kysely";
-import type { FidsRequest, GetInfoResponse } from "../../../protocol/generated/request_response.js";
+/**
+ * GetInfo, GetFids and GetConnectedPeers. castnet is one node with one shard of data, reported as
+ * the successor node reports each of its data shards; it has no peers.
+ */
+import type {
+  FidsRequest,
+  GetConnectedPeersResponse,
+  GetInfoResponse,
+} from "../../../protocol/generated/request_response.js";
 import { type GrpcContext, type Handlers, pageOf, unary } from "./call.js";
 
 const FID_KEY_LENGTH = 8;
@@ -10,30 +16,22 @@ export function infoHandlers(ctx: GrpcContext): Handlers {
   return {
     getInfo: unary(ctx, async (): Promise<GetInfoResponse> => {
       const info = await service.info(true);
-      const registered = await ctx.database.db
-        .selectFrom("hub_fids")
-        .select(sql<number | string>`count(*)`.as("n"))
-        .executeTakeFirst();
-      const numFidRegistrations = Number(registered?.n ?? 0);
-      const numMessages = info.dbStats?.numMessages ?? 0;
-      const approxSize = info.dbStats?.approxSize ?? 0;
+      // The successor's totals are sums over its data shards.
+      const total = (key: "numMessages" | "numFidRegistrations" | "approxSize") =>
+        info.shardInfos.reduce((sum, shard) => sum + shard[key], 0);
       return {
         version: info.version,
-        dbStats: { numMessages, numFidRegistrations, approxSize },
+        dbStats: {
+          numMessages: total("numMessages"),
+          numFidRegistrations: total("numFidRegistrations"),
+          approxSize: total("approxSize"),
+        },
         peerId: info.peerId,
-        numShards: 1,
-        shardInfos: [
-          {
-            shardId: 1,
-            maxHeight: 0,
-            numMessages,
-            numFidRegistrations,
-            approxSize,
-            blockDelay: 0,
-            mempoolSize: 0,
-            numOnchainEvents: info.dbStats?.numFidEvents ?? 0,
-          },
-        ],
+        numShards: info.numShards,
+        shardInfos: info.shardInfos.map((shard) => ({
+          ...shard,
+          numOnchainEvents: info.dbStats?.numFidEvents ?? 0,
+        })),
         nextEngineVersionTimestamp: 0,
       };
     }),
@@ -42,5 +40,9 @@ export function infoHandlers(ctx: GrpcContext): Handlers {
       const next = page.nextPageToken;
       return { fids: page.fids, nextPageToken: next === undefined ? undefined : Buffer.from(next, "base64") };
     }),
+    getConnectedPeers: unary(ctx, async (): Promise<GetConnectedPeersResponse> => ({
+      contacts: [],
+      peers: [],
+    })),
   };
 }

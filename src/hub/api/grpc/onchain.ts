@@ -7,11 +7,13 @@ import type {
   OnChainEventRequest,
   OnChainEventResponse,
   SignerRequest,
+  SignersByFidRequest,
   StorageLimitsResponse,
 } from "../../../protocol/generated/request_response.js";
 import { StoreType } from "../../../protocol/generated/request_response.js";
 import { StorageUnitType } from "../../../protocol/generated/message.js";
 import { chainOrderKey, pageInMemory } from "../../data/paging.js";
+import { SIGNER_PAGE_KEY_LENGTHS } from "../../data/reads/signers.js";
 import type { StorageLimitsJson } from "../../service.js";
 import { type GrpcContext, type Handlers, type PagingFields, pageOf, unary } from "./call.js";
 
@@ -54,6 +56,16 @@ export function onChainHandlers(ctx: GrpcContext): Handlers {
     ),
     getOnChainSignersByFid: unary(ctx, async (request: FidRequest) =>
       eventPage(await service.onChain.signersByFid(request.fid), request),
+    ),
+    getSigner: unary(ctx, async (request: SignerRequest) => ({
+      signer: await service.signers.signer(request.fid, request.signer),
+    })),
+    getSignersByFid: unary(ctx, async (request: SignersByFidRequest) =>
+      service.signers.signersByFid({
+        fid: request.fid,
+        page: pageOf(request, SIGNER_PAGE_KEY_LENGTHS),
+        requesterFids: request.requesterFids,
+      }),
     ),
     getOnChainEvents: unary(ctx, async (request: OnChainEventRequest) =>
       eventPage(await service.onChain.eventsByFid(request.fid, request.eventType), request),

@@ -1,8 +1,47 @@
-/** GET /v1/info. */
+/** GET /v1/info and GET /v1/currentPeers. */
 import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { text } from "./query.js";
+
+const count = { type: "integer" } as const;
+
+const shardInfoSchema = {
+  type: "object",
+  description: "A shard as the successor node reports it: castnet has one, shard 1, and makes no blocks.",
+  required: [
+    "shardId",
+    "maxHeight",
+    "numMessages",
+    "numFidRegistrations",
+    "approxSize",
+    "blockDelay",
+    "mempoolSize",
+  ],
+  properties: {
+    shardId: count,
+    maxHeight: { type: "integer", description: "Its newest block: 0, castnet makes none." },
+    numMessages: {
+      type: "integer",
+      description: "Messages, on-chain events and fname proofs: what the successor's sync trie counts.",
+    },
+    numFidRegistrations: count,
+    approxSize: { type: "integer", description: "Bytes the database takes, approximately." },
+    blockDelay: count,
+    mempoolSize: { type: "integer", description: "0: a submit is merged before it is answered." },
+  },
+} as const;
+
+/** The successor node's connected-peer lists; castnet is a single node, so both are always empty. */
+const peersSchema = {
+  type: "object",
+  required: ["contacts", "peers"],
+  additionalProperties: false,
+  properties: {
+    contacts: { type: "array", maxItems: 0, items: { type: "object" } },
+    peers: { type: "array", maxItems: 0, items: { type: "object" } },
+  },
+} as const;
 
 export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, { service }) => {
   const app = fastify.withTypeProvider<RequestTypesFromSchemas>();
@@ -11,7 +50,8 @@ export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, 
     {
       schema: {
         summary: "Hub info",
-        description: "The hub's version, network and, with dbstats, its counts.",
+        description:
+          "The hub's version, network and shards (one), and with dbstats the reference hub's counts.",
         "x-spec": "SPEC C. Hub",
         tags: ["Info"],
         querystring: { type: "object", properties: { dbstats: text } },
@@ -27,14 +67,16 @@ export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, 
               dbStats: {
                 type: "object",
                 properties: {
-                  numMessages: { type: "integer" },
-                  numFidEvents: { type: "integer" },
-                  numFnameEvents: { type: "integer" },
-                  approxSize: { type: "integer" },
+                  numMessages: count,
+                  numFidEvents: count,
+                  numFnameEvents: count,
+                  approxSize: count,
                 },
               },
               peerId: { type: "string" },
-              hubOperatorFid: { type: "integer" },
+              hubOperatorFid: count,
+              numShards: count,
+              shardInfos: { type: "array", items: shardInfoSchema },
             },
           },
         },
@@ -45,5 +87,20 @@ export const infoRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastify, 
       const flag = request.query.dbstats ?? "";
       return service.info(flag === "true" || (/^\d+$/.test(flag) && Number(flag) !== 0));
     },
+  );
+
+  app.get(
+    "/v1/currentPeers",
+    {
+      schema: {
+        summary: "Connected peers",
+        description:
+          "The peers the hub gossips with, as the successor node lists them: castnet is a single node, so none.",
+        "x-spec": "SPEC C. Hub",
+        tags: ["Info"],
+        response: { 200: peersSchema },
+      },
+    },
+    async () => ({ contacts: [], peers: [] }),
   );
 };

@@ -3,7 +3,11 @@ import type { HubRoutesOptions } from "./options.js";
 import type { FastifyPluginAsync } from "fastify";
 import type { RequestTypesFromSchemas } from "../../../http/routeTypes.js";
 import { HubError } from "../../../protocol/errors.js";
-import { REACTION_TYPE_NAMES, USER_DATA_TYPE_NAMES } from "../../../protocol/json/enums.js";
+import {
+  REACTION_TYPE_NAMES,
+  REACTION_TYPE_SHORT_NAMES,
+  USER_DATA_TYPE_NAMES,
+} from "../../../protocol/json/enums.js";
 import { sendJson } from "../../../http/index.js";
 import { messageSchema, pageSchema, sendMessagePage } from "./json.js";
 import {
@@ -47,11 +51,21 @@ function page(query: PagingQuery) {
   return checkTokenLength(pageRequest(query), TS_HASH_LENGTH);
 }
 
-function reactionType(value: string | undefined): number | undefined {
-  return value === undefined || value === ""
-    ? undefined
-    : enumParam(value, [REACTION_TYPE_NAMES], "reaction_type");
+/** A reaction type by number, full enum name, or the successor node's name (`Like`, `Recast`). */
+function reactionType(value: string): number {
+  return enumParam(value, [REACTION_TYPE_NAMES, REACTION_TYPE_SHORT_NAMES], "reaction_type");
 }
+
+/** The optional filter of the reaction lists: every type when absent or empty. */
+function reactionTypeFilter(value: string | undefined): number | undefined {
+  return value === undefined || value === "" ? undefined : reactionType(value);
+}
+
+const REACTION_TYPE = {
+  type: "string",
+  maxLength: 1024,
+  description: "REACTION_TYPE_LIKE or REACTION_TYPE_RECAST, Like or Recast, 1 or 2.",
+} as const;
 
 const LINK_TYPE = { type: "string", minLength: 1, maxLength: 8 } as const;
 const HASH = "hash";
@@ -159,13 +173,13 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
           target_fid: integer,
           target_hash: text,
           target_url: text,
-          reaction_type: text,
+          reaction_type: REACTION_TYPE,
         }),
       },
     },
     async (request, reply) => {
       const { fid, target_fid, target_hash, target_url } = request.query;
-      const type = enumParam(request.query.reaction_type, [REACTION_TYPE_NAMES], "reaction_type");
+      const type = reactionType(request.query.reaction_type);
       let target: { fid: number; hash: Uint8Array } | string;
       if (target_fid !== undefined && target_hash !== undefined) {
         target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
@@ -187,11 +201,11 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
         description: "A fid's reactions, optionally of one type.",
         "x-spec": "SPEC C. Hub",
         tags: ["Reactions"],
-        ...schemaOfPage(["fid"], { fid: integer, reaction_type: text }),
+        ...schemaOfPage(["fid"], { fid: integer, reaction_type: REACTION_TYPE }),
       },
     },
     async (request, reply) => {
-      const type = reactionType(request.query.reaction_type);
+      const type = reactionTypeFilter(request.query.reaction_type);
       return sendMessagePage(
         reply,
         await service.messages.reactionsByFid(request.query.fid, type, page(request.query)),
@@ -210,14 +224,14 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
         ...schemaOfPage(["target_fid", "target_hash"], {
           target_fid: integer,
           target_hash: text,
-          reaction_type: text,
+          reaction_type: REACTION_TYPE,
         }),
       },
     },
     async (request, reply) => {
       const { target_fid, target_hash } = request.query;
       const target = { fid: target_fid, hash: hexParam(target_hash, "target_hash", 20) };
-      const type = reactionType(request.query.reaction_type);
+      const type = reactionTypeFilter(request.query.reaction_type);
       return sendMessagePage(
         reply,
         await service.messages.reactionsByTarget(target, type, page(request.query)),
@@ -235,12 +249,12 @@ export const messageRoutes: FastifyPluginAsync<HubRoutesOptions> = async (fastif
         tags: ["Reactions"],
         ...schemaOfPage(["url"], {
           url: { type: "string", minLength: 1, maxLength: 1024 },
-          reaction_type: text,
+          reaction_type: REACTION_TYPE,
         }),
       },
     },
     async (request, reply) => {
-      const type = reactionType(request.query.reaction_type);
+      const type = reactionTypeFilter(request.query.reaction_type);
       return sendMessagePage(
         reply,
         await service.messages.reactionsByTarget(request.query.url, type, page(request.query)),

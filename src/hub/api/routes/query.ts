@@ -56,9 +56,10 @@ export function pageRequest(query: PagingQuery): KeyPageRequest {
   };
 }
 
-/** A page key must have the length of the list's keys; a token from elsewhere is a 400. */
-export function checkTokenLength(page: KeyPageRequest, length: number): KeyPageRequest {
-  if (page.after !== undefined && page.after.length !== length) {
+/** A page key must have the length of the list's keys (one of them, for a list of several kinds); a token from elsewhere is a 400. */
+export function checkTokenLength(page: KeyPageRequest, length: number | readonly number[]): KeyPageRequest {
+  const lengths = typeof length === "number" ? [length] : length;
+  if (page.after !== undefined && !lengths.includes(page.after.length)) {
     throw invalid("pageToken is not a page token this hub gave out");
   }
   return page;
@@ -66,9 +67,14 @@ export function checkTokenLength(page: KeyPageRequest, length: number): KeyPageR
 
 const HEX = /^(0x)?([0-9a-fA-F]{2})*$/;
 
-export function hexParam(value: string, name: string, length: number): Uint8Array {
+/** Bytes as hex, `0x` optional, of any length. */
+export function hexBytesParam(value: string, name: string): Uint8Array {
   if (!HEX.test(value)) throw invalid(`${name} must be hex`);
-  const bytes = new Uint8Array(Buffer.from(value.startsWith("0x") ? value.slice(2) : value, "hex"));
+  return new Uint8Array(Buffer.from(value.startsWith("0x") ? value.slice(2) : value, "hex"));
+}
+
+export function hexParam(value: string, name: string, length: number): Uint8Array {
+  const bytes = hexBytesParam(value, name);
   if (bytes.length !== length) throw invalid(`${name} must be ${length} bytes of hex`);
   return bytes;
 }
@@ -98,7 +104,10 @@ export function addressParam(value: string, name: string): Uint8Array {
   return bytes;
 }
 
-/** An enum given by number or by its full name; `allowNone` admits value 0. */
+/**
+ * An enum given by number or by a name from any of `tables` (the first holds the full names and says
+ * which values exist); `allowNone` admits value 0.
+ */
 export function enumParam(
   value: string,
   tables: readonly (readonly (string | undefined)[])[],
@@ -107,7 +116,9 @@ export function enumParam(
 ): number {
   const parsed = enumValue(tables, value);
   if (parsed === undefined || tables[0]![parsed] === undefined || (parsed === 0 && !allowNone)) {
-    const choices = tables[0]!.filter((n, i) => n !== undefined && (allowNone || i > 0));
+    const choices = tables.flatMap((names) =>
+      names.filter((n, i) => n !== undefined && (allowNone || i > 0)),
+    );
     throw invalid(`${name} must be one of ${choices.join(", ")} or its number`);
   }
   return parsed;
