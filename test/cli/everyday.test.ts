@@ -394,23 +394,30 @@ describe("the everyday commands", () => {
   });
 
   it("lends storage at the hub and takes it back, and says what a lender needs", async () => {
-    // alice rents 4 units: on mainnet (the stack's network) a lender rents 1000 of the type it lends.
-    const short = await run("storage", "lend", "--to", "bob", "--units", "1");
+    // alice signs with her key added by message, whose scopes leave loans out.
+    const scoped = await run("storage", "lend", "--to", "bob", "--units", "1");
+    assert.equal(scoped.status, 1);
+    assert.deepEqual(errorLines(scoped), [
+      "castnet: the hub refused: message type 15 is not in the scope of the gasless signer",
+    ]);
+    // bob rents 2 units: on mainnet (the stack's network) a lender rents 1000 of the type it lends.
+    const lend = (...args: string[]) => run("storage", "lend", "--as", "bob", ...args);
+    const short = await lend("--to", "alice", "--units", "1");
     assert.equal(short.status, 1);
     assert.deepEqual(errorLines(short), [
       "castnet: the hub refused: insufficient storage: a lender keeps a unit of the type it lends spare, and on mainnet rents at least 1000 of it (castnet storage rent)",
     ]);
-    json(await run("storage", "rent", "1000", "--json"));
-    const lent = json(await run("storage", "lend", "--to", "bob", "--units", "3", "--json"));
-    assert.deepEqual(lent, { fid: 1, to: 2, units: 3, unitType: "2024", hash: lent.hash });
+    json(await run("storage", "rent", "1000", "--as", "bob", "--json"));
+    const lent = json(await lend("--to", "alice", "--units", "3", "--json"));
+    assert.deepEqual(lent, { fid: 2, to: 1, units: 3, unitType: "2024", hash: lent.hash });
     type Limits = { units: number; unitDetails: { unitType: string; borrowedUnitSize: number }[] };
-    const borrowed = await hub<Limits>("/v1/storageLimitsByFid?fid=2");
-    assert.equal(borrowed.units, 5);
+    const borrowed = await hub<Limits>("/v1/storageLimitsByFid?fid=1");
+    assert.equal(borrowed.units, 7);
     assert.equal(borrowed.unitDetails.find((d) => d.unitType === "UNIT_TYPE_2024")?.borrowedUnitSize, 3);
-    const none = await run("storage", "lend", "--to", "bob", "--units", "1", "--unit-type", "2025");
+    const none = await lend("--to", "alice", "--units", "1", "--unit-type", "2025");
     assert.equal(none.status, 1);
     assert.match(errorLines(none)[0]!, /^castnet: the hub refused: insufficient storage: /);
-    const tooMany = await run("storage", "lend", "--to", "bob", "--units", "5001");
+    const tooMany = await lend("--to", "alice", "--units", "5001");
     assert.equal(tooMany.status, 2);
     assert.deepEqual(errorLines(tooMany), [
       'castnet: --units must be a whole number from 0 to 5000, got "5001"',
@@ -418,10 +425,10 @@ describe("the everyday commands", () => {
     // A loan and its withdrawal dated the same second would tie, broken by hash: a second apart.
     await new Promise((resolve) => setTimeout(resolve, 1000));
     assert.match(
-      lines(await run("storage", "lend", "--to", "2", "--units", "0")).join("\n"),
-      new RegExp(`^Alice @alice \\(fid 1\\) takes back the storage lent to fid 2 \\(message ${HEX(40)}\\)$`),
+      lines(await lend("--to", "1", "--units", "0")).join("\n"),
+      new RegExp(`^fid 2 takes back the storage lent to Alice @alice \\(fid 1\\) \\(message ${HEX(40)}\\)$`),
     );
-    assert.equal((await hub<Limits>("/v1/storageLimitsByFid?fid=2")).units, 2);
+    assert.equal((await hub<Limits>("/v1/storageLimitsByFid?fid=1")).units, 4);
   });
 
   it("runs a signed key request from the app's side and the user's", async () => {
