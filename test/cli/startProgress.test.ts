@@ -72,10 +72,11 @@ describe("castnet start off a terminal", () => {
       rmSync(join(dataDir, file), { force: true });
     const behind = await start(dataDir, "hub caught up");
     assert.deepEqual(await behind.stop(), [
-      "migrations: hub 0 of 3",
-      "migrations: hub 1 of 3",
-      "migrations: hub 2 of 3",
-      "migrations: hub: 3 applied",
+      "migrations: hub 0 of 4",
+      "migrations: hub 1 of 4",
+      "migrations: hub 2 of 4",
+      "migrations: hub 3 of 4",
+      "migrations: hub: 4 applied",
       "hub caught up with the chain at block 1",
     ]);
   });
