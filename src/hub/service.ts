@@ -67,7 +67,7 @@ export class HubService implements ActivitySource {
     });
     const db = core.database.db;
     this.onChain = new OnChainReads(db);
-    this.signers = new SignerReads(db);
+    this.signers = new SignerReads(db, this.onChain);
     this.addresses = new AddressReads(db);
     this.names = new NameReads(db);
     this.events = new EventReads(db);

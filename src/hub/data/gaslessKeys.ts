@@ -53,18 +53,14 @@ export function scopesOf(bits: number): number[] {
   return scopes;
 }
 
-export interface KeyNonces {
-  user: number;
-  app: number;
-}
-
-export async function keyNonces(db: Db, fid: number): Promise<KeyNonces> {
+/** The fid's user nonce: the last KEY_ADD's or custody KEY_REMOVE's (0 before the first). */
+export async function userNonce(db: Db, fid: number): Promise<number> {
   const row = await db
     .selectFrom("hub_key_nonces")
-    .select(["user_nonce", "app_nonce"])
+    .select("user_nonce")
     .where("fid", "=", fid)
     .executeTakeFirst();
-  return { user: row?.user_nonce ?? 0, app: row?.app_nonce ?? 0 };
+  return row?.user_nonce ?? 0;
 }
 
 /** The app nonces of many fids (0 for those that never had one). */

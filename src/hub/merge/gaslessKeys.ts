@@ -13,6 +13,7 @@ import { HubError } from "../../protocol/errors.js";
 import { toHex } from "../../protocol/hex.js";
 import { decodeMessage } from "../../protocol/message.js";
 import { currentProtocolTime } from "../../protocol/time.js";
+import { invalid } from "../../protocol/validation/errors.js";
 import {
   KEY_REMOVE_BY_CUSTODY,
   MAX_GASLESS_KEYS_PER_FID,
@@ -33,10 +34,6 @@ import type { Incoming } from "./stores/rows.js";
 
 /** A key's last use is written at most this often (seconds): a busy key does not write on every message. */
 const LAST_USED_STEP_SECONDS = 300;
-
-function invalid(message: string): HubError {
-  return new HubError("bad_request.validation_failure", message);
-}
 
 export function isKeyMessage(type: MessageType): boolean {
   return type === MessageType.KEY_ADD || type === MessageType.KEY_REMOVE;

@@ -30,10 +30,15 @@ export class OnChainReads {
       .filter(isAdd);
   }
 
-  async signer(fid: number, key: Uint8Array): Promise<OnChainEvent> {
-    const event = (await stored.activeSignerEvents(this.db, fid, key))
+  /** The add event of the key, while it is an active signer of the fid. */
+  async activeSigner(fid: number, key: Uint8Array): Promise<OnChainEvent | undefined> {
+    return (await stored.activeSignerEvents(this.db, fid, key))
       .map((bytes) => OnChainEvent.decode(bytes))
       .find(isAdd);
+  }
+
+  async signer(fid: number, key: Uint8Array): Promise<OnChainEvent> {
+    const event = await this.activeSigner(fid, key);
     if (event === undefined) throw notFound("active signer");
     return event;
   }

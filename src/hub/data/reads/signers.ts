@@ -4,7 +4,7 @@
  * On-chain keys come first, in chain order, then keys added by message, in key order.
  */
 import type { Kysely } from "kysely";
-import { OnChainEvent, SignerEventType } from "../../../protocol/generated/onchain_event.js";
+import type { OnChainEvent } from "../../../protocol/generated/onchain_event.js";
 import {
   SignerSource,
   type Signer,
@@ -17,11 +17,11 @@ import {
   appNonces,
   gaslessKey,
   gaslessKeysOf,
-  keyNonces,
+  userNonce,
   scopesOf,
   type GaslessKeyRow,
 } from "../gaslessKeys.js";
-import * as stored from "../onchain.js";
+import type { OnChainReads } from "./onchain.js";
 import { chainOrderKey, pageInMemory, type KeyPageRequest } from "../paging.js";
 import type { HubTables } from "../tables.js";
 
@@ -75,17 +75,14 @@ export interface SignersByFidRequest {
 }
 
 export class SignerReads {
-  constructor(private readonly db: Db) {}
-
-  async #onChain(fid: number, key: Uint8Array | undefined): Promise<OnChainEvent[]> {
-    return (await stored.activeSignerEvents(this.db, fid, key))
-      .map((bytes) => OnChainEvent.decode(bytes))
-      .filter((event) => event.signerEventBody?.eventType === SignerEventType.ADD);
-  }
+  constructor(
+    private readonly db: Db,
+    private readonly onChain: OnChainReads,
+  ) {}
 
   /** One active key of the fid, on chain first as the merge looks it up. */
   async signer(fid: number, key: Uint8Array): Promise<Signer> {
-    const [event] = await this.#onChain(fid, key);
+    const event = await this.onChain.activeSigner(fid, key);
     if (event !== undefined) return fromOnChain(event);
     const row = await gaslessKey(this.db, fid, key);
     if (row === undefined) throw notFound("active signer");
@@ -95,7 +92,7 @@ export class SignerReads {
   async signersByFid(request: SignersByFidRequest): Promise<SignersByFidResponse> {
     const { fid, page } = request;
     // A fid holds at most a thousand keys of each kind, so the two lists are paged together in memory.
-    const onChain = (await this.#onChain(fid, undefined)).map(fromOnChain);
+    const onChain = (await this.onChain.signersByFid(fid)).map(fromOnChain);
     const byMessage = (await gaslessKeysOf(this.db, fid)).map(fromMessage);
     const { items, next } = pageInMemory([...onChain, ...byMessage], page, pageKey);
     const nonces = await appNonces(this.db, request.requesterFids);
@@ -104,7 +101,7 @@ export class SignerReads {
       nextPageToken: next,
       gaslessSignerCount: byMessage.length,
       gaslessSignerLimit: MAX_GASLESS_KEYS_PER_FID,
-      currentUserNonce: (await keyNonces(this.db, fid)).user,
+      currentUserNonce: await userNonce(this.db, fid),
       requesterFidNonces: Object.fromEntries(nonces),
     };
   }
